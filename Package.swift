@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "LiveConnection",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LiveConnection", targets: ["LiveConnection"]),
+        .executable(name: "livesim", targets: ["livesim"]),
+    ],
+    targets: [
+        // The connection machine, the manager shell and the injection points.
+        .target(name: "LiveConnection", swiftSettings: strict),
+        // The command line: explore, replay, check, stats, connect.
+        .executableTarget(name: "livesim", dependencies: ["LiveConnection"], swiftSettings: strict),
+        .testTarget(name: "LiveConnectionTests", dependencies: ["LiveConnection"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

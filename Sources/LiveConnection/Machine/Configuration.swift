@@ -1,0 +1,31 @@
+/// The knobs of a connection machine; every default is the production value.
+///
+/// ```swift
+/// var configuration = ConnectionConfiguration()
+/// configuration.heartbeatInterval = .milliseconds(500)   // tests: P = T = 500 ms
+/// configuration.heartbeatTimeout = .milliseconds(500)
+/// configuration.backoff = .table()
+/// ```
+public struct ConnectionConfiguration: Hashable, Sendable {
+    /// P: a ping every P while open.
+    public var heartbeatInterval: Duration = .seconds(25)
+    /// T: no pong (or any frame) within T of the oldest unanswered ping → "heartbeat missed".
+    /// A peer that dies is declared dead within P + T.
+    public var heartbeatTimeout: Duration = .seconds(10)
+    /// A handshake that takes longer than this is abandoned ("connect timeout").
+    public var connectTimeout: Duration = .seconds(10)
+    /// The wait between attempts.
+    public var backoff: BackoffPolicy = .fullJitter()
+    /// Close codes after which retrying is pointless: stop (1008 policy violation, 4003 forbidden).
+    public var terminalCloseCodes: Set<CloseCode> = [.policyViolation, .forbidden]
+    /// Close codes that mean the credentials expired: refresh them once, then reconnect.
+    public var refreshCloseCodes: Set<CloseCode> = [.tokenExpired]
+    /// Handshake statuses that mean the same as a refresh close code (401 Unauthorized).
+    public var refreshHandshakeStatuses: Set<Int> = [401]
+    /// Handshake statuses after which retrying is pointless (403 Forbidden).
+    public var terminalHandshakeStatuses: Set<Int> = [403]
+    /// Ask the server to replay from the last sequence number on every new connection.
+    public var resume: Bool = true
+
+    public init() {}
+}

@@ -1,0 +1,88 @@
+// The user's intents: connect, disconnect, foreground, subscriptions, commands.
+extension ConnectionMachine {
+    mutating func connect(to newEndpoint: Endpoint) -> [Effect] {
+        let changed = endpoint != newEndpoint
+        endpoint = newEndpoint
+        wanted = true
+        switch state {
+        case .connecting(let g), .open(let g, _):
+            // Same destination: nothing to do. A new one: only an explicit connect(to:)
+            // moves the connection, and it moves at once.
+            guard changed else { return [] }
+            failures = 0
+            return tearDown(g, code: .normal, reason: "endpoint changed", outcome: .outcomeUnknown)
+                + startConnecting()
+        case .waiting:
+            // The user asked now; do not make them sit out the backoff.
+            failures = 0
+            return [.cancelTimer(.retry)] + startConnecting()
+        case .refreshing:
+            // One refresh at a time: it connects (to the new endpoint) when it completes.
+            return []
+        case .idle, .stopped, .backgrounded:
+            failures = 0
+            lastDelay = nil
+            return foreground ? startConnecting() : enter(.backgrounded)
+        }
+    }
+
+    mutating func disconnect() -> [Effect] {
+        wanted = false
+        switch state {
+        case .connecting(let g), .open(let g, _):
+            return tearDown(g, code: .normal, reason: "disconnected", outcome: .outcomeUnknown)
+                + enter(.stopped(reason: "disconnected"))
+        case .waiting:
+            return [.cancelTimer(.retry)] + enter(.stopped(reason: "disconnected"))
+        case .refreshing, .backgrounded, .idle:
+            return enter(.stopped(reason: "disconnected"))
+        case .stopped:
+            return []
+        }
+    }
+
+    mutating func setForeground(_ value: Bool) -> [Effect] {
+        guard value != foreground else { return [] }
+        foreground = value
+        if !value {
+            // Background: close the socket, keep wanting it (phoenix 3161 reconnected never).
+            switch state {
+            case .connecting(let g), .open(let g, _):
+                return tearDown(g, code: .goingAway, reason: "backgrounded", outcome: .outcomeUnknown)
+                    + enter(.backgrounded)
+            case .waiting:
+                return [.cancelTimer(.retry)] + enter(.backgrounded)
+            case .refreshing, .idle, .stopped, .backgrounded:
+                return []  // a refresh finishing in the background lands in .backgrounded
+            }
+        }
+        // Foreground: reconnect at once if wanted.
+        guard case .backgrounded = state, wanted else { return [] }
+        failures = 0
+        lastDelay = nil
+        return startConnecting()
+    }
+
+    mutating func subscribe(_ topic: String) -> [Effect] {
+        guard !topics.contains(topic) else { return [] }
+        topics.append(topic)
+        // While open, send at once; otherwise the next open resubscribes everything.
+        guard case .open(let g, _) = state else { return [] }
+        return [.send(g, .subscribe(topic))]
+    }
+
+    mutating func unsubscribe(_ topic: String) -> [Effect] {
+        guard let index = topics.firstIndex(of: topic) else { return [] }
+        topics.remove(at: index)
+        guard case .open(let g, _) = state else { return [] }
+        return [.send(g, .unsubscribe(topic))]
+    }
+
+    mutating func send(_ id: CommandID) -> [Effect] {
+        // No queueing for later: a command that waits for a reconnect may be stale or
+        // duplicated by then. The caller decides what to do with "not connected".
+        guard case .open(let g, _) = state else { return [.completeCommand(id, .notConnected)] }
+        commandsInFlight.append(id)
+        return [.send(g, .command(id))]
+    }
+}

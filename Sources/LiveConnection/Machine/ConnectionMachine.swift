@@ -1,0 +1,111 @@
+/// The pure connection machine: inputs in, effects out, no I/O, no time, no threads.
+///
+/// ```swift
+/// var machine = ConnectionMachine(configuration: ConnectionConfiguration())
+/// var random = Xoshiro256StarStar(seed: 7)
+/// machine.handle(.connect(endpoint), using: &random)   // → open g1, start connect-timeout(g1)
+/// machine.handle(.opened(1), using: &random)           // → subscribe …, start heartbeat, phase open
+/// machine.handle(.failed(1, .reset(errno: "ECONNRESET")), using: &random)
+///                                                      // → close g1, phase waiting "error ECONNRESET"
+/// ```
+///
+/// Every decision of the manager lives here (the sans-IO shape of swift-nio's state
+/// machines): which phase, when to ping, how long to back off, whether a close code is
+/// terminal, which generation an input belongs to. The shell (``ConnectionManager``) only
+/// turns effects into I/O. Because a machine is a `Hashable` value, the model checker can
+/// explore every reachable state, and the simulator can snapshot it.
+///
+/// "Wanted", "foreground" and "connected" are three separate facts: ``wanted`` is the
+/// user's intent, ``foreground`` the app's lifecycle, and the ``state`` says whether a
+/// socket exists. Backgrounding closes the socket without forgetting that the user wants it.
+public struct ConnectionMachine: Hashable, Sendable {
+    /// Where the machine is; the connection-scoped cases carry the live generation.
+    public enum State: Hashable, Sendable {
+        /// Never asked to connect.
+        case idle
+        /// Waiting for generation `g`'s handshake.
+        case connecting(Generation)
+        /// Generation `g` is open; `awaitingPong` while a ping is unanswered.
+        case open(Generation, awaitingPong: Bool)
+        /// Waiting for the retry timer.
+        case waiting(reason: String)
+        /// Waiting for the credentials provider (after 4001 or HTTP 401).
+        case refreshing(reason: String)
+        /// Wanted, but in the background: no socket.
+        case backgrounded
+        /// Not wanted (disconnected) or given up (terminal close code).
+        case stopped(reason: String)
+    }
+
+    public let configuration: ConnectionConfiguration
+    public internal(set) var state: State = .idle
+    /// The user called `connect(to:)` and has not called `disconnect()` since.
+    public internal(set) var wanted = false
+    /// The app is in the foreground.
+    public internal(set) var foreground = true
+    /// The destination: changes only through `connect(to:)`.
+    public internal(set) var endpoint: Endpoint?
+    /// The last generation minted (the live one while connecting or open).
+    public internal(set) var generation: Generation = 0
+    /// Consecutive failed attempts since the last successful open.
+    public internal(set) var failures = 0
+    /// The last backoff delay drawn (decorrelated jitter remembers it).
+    public internal(set) var lastDelay: Duration?
+    /// Subscribed topics, in the order the user subscribed them.
+    public internal(set) var topics: [String] = []
+    /// The last resume sequence number delivered to the app.
+    public internal(set) var lastSequence: UInt64?
+    /// Commands handed to the live connection whose send has not completed.
+    public internal(set) var commandsInFlight: [CommandID] = []
+
+    public init(configuration: ConnectionConfiguration = ConnectionConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// The generation whose callbacks are live: only while connecting or open.
+    public var liveGeneration: Generation? {
+        switch state {
+        case .connecting(let g), .open(let g, _): g
+        default: nil
+        }
+    }
+
+    /// The phase the app sees.
+    public var phase: Phase {
+        switch state {
+        case .idle: .idle
+        case .connecting: .connecting(attempt: failures + 1)
+        case .open: .open
+        case .waiting(let reason), .refreshing(let reason): .waiting(reason: reason, delay: lastDelay ?? .zero)
+        case .backgrounded: .backgrounded
+        case .stopped(let reason): .stopped(reason: reason)
+        }
+    }
+
+    /// Handles one input and returns what the shell must do, in order.
+    ///
+    /// `random` is drawn from only when a backoff delay is chosen.
+    @discardableResult
+    public mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+        if let g = input.generation, g > generation {
+            preconditionFailure("input \(input) names \(g), which was never minted (state \(state))")
+        }
+        switch input {
+        case .connect(let endpoint): return connect(to: endpoint)
+        case .disconnect: return disconnect()
+        case .setForeground(let value): return setForeground(value)
+        case .subscribe(let topic): return subscribe(topic)
+        case .unsubscribe(let topic): return unsubscribe(topic)
+        case .send(let id): return send(id)
+        case .opened(let g): return opened(g)
+        case .connectFailed(let g, let error): return connectFailed(g, error, using: &random)
+        case .received(let g, let sequence): return received(g, sequence: sequence)
+        case .pong(let g): return pong(g)
+        case .closedByPeer(let g, let code, let reason): return closedByPeer(g, code, reason, using: &random)
+        case .failed(let g, let error): return failed(g, error, using: &random)
+        case .sendCompleted(let g, let id): return sendCompleted(g, id)
+        case .timerFired(let timer): return timerFired(timer, using: &random)
+        case .credentialsRefreshed(let succeeded): return credentialsRefreshed(succeeded, using: &random)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// Everything that can happen to a connection machine: user intents, transport
+/// callbacks (each tagged with its ``Generation``), timers and credential refreshes.
+///
+/// ```swift
+/// var machine = ConnectionMachine(configuration: .init())
+/// var random = Xoshiro256StarStar(seed: 1)
+/// let effects = machine.handle(.connect(endpoint), using: &random)
+/// // [.report(.connecting(attempt: 1)), .openConnection(g1, endpoint), .startTimer(.connectTimeout(g1), 10 s)]
+/// ```
+public enum Input: Hashable, Sendable, CustomStringConvertible {
+    // MARK: Intents (from the app)
+    /// `connect(to:)`: want a connection to this endpoint (the only way the destination changes).
+    case connect(Endpoint)
+    /// `disconnect()`: stop wanting a connection.
+    case disconnect
+    /// The app moved to the foreground (`true`) or background (`false`).
+    case setForeground(Bool)
+    case subscribe(String)
+    case unsubscribe(String)
+    /// The app wants to send a command once.
+    case send(CommandID)
+
+    // MARK: Transport callbacks
+    /// The handshake of this generation's connection completed.
+    case opened(Generation)
+    /// This generation's connection attempt failed.
+    case connectFailed(Generation, TransportError)
+    /// A data message arrived; `sequence` is its resume sequence number, if it has one.
+    case received(Generation, sequence: UInt64?)
+    /// The pong to one of this generation's pings arrived.
+    case pong(Generation)
+    /// The peer sent a close frame.
+    case closedByPeer(Generation, code: CloseCode, reason: String)
+    /// The connection was reset or failed (no close frame).
+    case failed(Generation, TransportError)
+    /// The transport took a command's frame.
+    case sendCompleted(Generation, CommandID)
+
+    // MARK: Timers and credentials
+    /// An armed timer fired.
+    case timerFired(TimerID)
+    /// The credentials provider finished (`false`: it failed).
+    case credentialsRefreshed(succeeded: Bool)
+
+    /// The generation a transport callback belongs to (`nil` for other inputs).
+    public var generation: Generation? {
+        switch self {
+        case .opened(let g), .connectFailed(let g, _), .received(let g, _), .pong(let g),
+            .closedByPeer(let g, _, _), .failed(let g, _), .sendCompleted(let g, _):
+            g
+        default: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .connect(let endpoint): "connect \(endpoint)"
+        case .disconnect: "disconnect"
+        case .setForeground(let foreground): foreground ? "foreground" : "background"
+        case .subscribe(let topic): "subscribe \(topic)"
+        case .unsubscribe(let topic): "unsubscribe \(topic)"
+        case .send(let id): "send \(id)"
+        case .opened(let g): "opened \(g)"
+        case .connectFailed(let g, let error): "connect-failed \(g) \"\(error.reason)\""
+        case .received(let g, let sequence): "received \(g)" + (sequence.map { " seq=\($0)" } ?? "")
+        case .pong(let g): "pong \(g)"
+        case .closedByPeer(let g, let code, let reason): "closed \(g) code=\(code) reason=\"\(reason)\""
+        case .failed(let g, let error): "failed \(g) \"\(error.reason)\""
+        case .sendCompleted(let g, let id): "send-completed \(g) \(id)"
+        case .timerFired(let timer): "timer \(timer)"
+        case .credentialsRefreshed(let succeeded): "credentials-refreshed \(succeeded ? "ok" : "failed")"
+        }
+    }
+}

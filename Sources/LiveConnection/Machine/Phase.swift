@@ -1,0 +1,47 @@
+/// What the connection is doing, as reported to the app.
+///
+/// ```swift
+/// for await event in await manager.events() {
+///     if case .phase(.waiting(let reason, let delay)) = event { print("retry in \(delay): \(reason)") }
+/// }
+/// ```
+public enum Phase: Hashable, Sendable, CustomStringConvertible {
+    /// Never asked to connect.
+    case idle
+    /// A connection attempt is in flight (`attempt` counts from 1 since the last open).
+    case connecting(attempt: Int)
+    /// The handshake completed and every topic was resubscribed.
+    case open
+    /// Waiting `delay` before the next attempt, because of `reason`
+    /// ("closed 4001", "heartbeat missed", "error ECONNRESET", "handshake 503", …).
+    case waiting(reason: String, delay: Duration)
+    /// Wanted, but the app is in the background: no socket until it comes back.
+    case backgrounded
+    /// Not retrying, because of `reason` ("closed 4003", "disconnected"). Only `connect(to:)` leaves it.
+    case stopped(reason: String)
+
+    public var description: String {
+        switch self {
+        case .idle: "idle"
+        case .connecting(let attempt): "connecting attempt=\(attempt)"
+        case .open: "open"
+        case .waiting(let reason, let delay): "waiting \(delay.traceFormatted) reason=\"\(reason)\""
+        case .backgrounded: "backgrounded"
+        case .stopped(let reason): "stopped reason=\"\(reason)\""
+        }
+    }
+}
+
+extension Duration {
+    /// Milliseconds with up to six decimals ("1500ms", "0.25ms"): exact, short, diffable.
+    public var traceFormatted: String {
+        let nanos = nanoseconds
+        let whole = nanos / 1_000_000
+        var fraction = abs(nanos % 1_000_000)
+        if fraction == 0 { return "\(whole)ms" }
+        var digits = 6
+        while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+        let padded = String(repeating: "0", count: digits - String(fraction).count) + String(fraction)
+        return "\(nanos < 0 && whole == 0 ? "-" : "")\(whole).\(padded)ms"
+    }
+}

@@ -1,0 +1,86 @@
+public import Foundation
+
+/// Opens connections: the injection point between the manager and the network.
+///
+/// ```swift
+/// struct MyTransport: Transport {
+///     func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection {
+///         try await MySocket.open(endpoint.url, headers: endpoint.headers)
+///     }
+/// }
+/// ```
+///
+/// The real adapter is `WebSocketTransport` (RFC 6455 over POSIX sockets);
+/// the simulator's `SimulatedNetwork` is another. `connect` returns only after the
+/// handshake completed, so a returned connection is open. It must honour task
+/// cancellation: the manager cancels an attempt that outlives its connect timeout.
+public protocol Transport: Sendable {
+    /// Opens a connection and completes the handshake.
+    func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection
+}
+
+/// One open connection. Each is used by one manager generation and then dropped.
+///
+/// The three ways a connection ends map onto ``receive()``:
+/// - a close frame → returns ``TransportEvent/closed(code:reason:)``;
+/// - a reset or error → throws ``TransportError``;
+/// - a silent peer → never returns: only ``ping()`` with the manager's deadline tells.
+///
+/// All methods must honour task cancellation, which is how the manager abandons a
+/// connection it no longer wants.
+public protocol TransportConnection: Sendable {
+    /// Sends one message. Completes when the transport has taken it (not when the
+    /// peer has processed it: over a network that is unknowable).
+    func send(_ message: Message) async throws(TransportError)
+
+    /// Waits for the next message or for the peer's close frame.
+    func receive() async throws(TransportError) -> TransportEvent
+
+    /// Sends a ping and completes when its pong arrives.
+    func ping() async throws(TransportError)
+
+    /// Starts the closing handshake with a code and reason, and releases the connection.
+    /// Never throws: closing a broken connection is still closing it.
+    func close(code: CloseCode, reason: String) async
+}
+
+/// What ``TransportConnection/receive()`` returns.
+public enum TransportEvent: Hashable, Sendable {
+    /// A data message from the peer.
+    case message(Message)
+    /// The peer sent a close frame (the connection is over).
+    case closed(code: CloseCode, reason: String)
+}
+
+/// Where to connect, and with what.
+///
+/// ```swift
+/// let endpoint = Endpoint(url: URL(string: "wss://example.com/live")!,
+///                         headers: ["Authorization": "Bearer abc"],
+///                         subprotocols: ["v1.live"])
+/// ```
+public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
+    public var url: URL
+    /// Extra request headers, e.g. a bearer token; kept in order so requests are reproducible.
+    public var headers: [Header]
+    /// Subprotocols offered, in preference order.
+    public var subprotocols: [String]
+
+    public init(url: URL, headers: [Header] = [], subprotocols: [String] = []) {
+        self.url = url
+        self.headers = headers
+        self.subprotocols = subprotocols
+    }
+
+    /// Ordered header pairs (a dictionary's order would differ between runs).
+    public struct Header: Hashable, Sendable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public var description: String { url.absoluteString }
+}
