@@ -39,3 +39,17 @@ extension GeneratorRandomSource where Generator == SystemRandomNumberGenerator {
     /// The system generator as a random source.
     public init() { self.init(SystemRandomNumberGenerator()) }
 }
+
+/// Any ``RandomSource`` behind one concrete type, for storage where the source is chosen at run time.
+///
+/// ```swift
+/// var random = AnyRandomSource(Xoshiro256StarStar(seed: 1))
+/// machine.handle(input, using: &random)
+/// ```
+public struct AnyRandomSource: RandomSource {
+    public var base: any RandomSource
+
+    public init(_ base: any RandomSource) { self.base = base }
+
+    public mutating func nextWord() -> UInt64 { base.nextWord() }
+}

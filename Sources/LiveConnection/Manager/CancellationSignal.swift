@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Cancels one job of the manager's task group without cancelling the others.
+///
+/// ```swift
+/// let signal = CancellationSignal()
+/// group.addTask { await signal.cancelling { try? await clock.sleep(for: delay) } }
+/// signal.fire()   // later: the sleep is cancelled, the other children run on
+/// ```
+///
+/// A task group cancels all of its children or none; timers and connection attempts
+/// need to be cancelled one at a time. The job races its body against this signal in a
+/// two-child group, so cancellation stays structured and flows through whatever
+/// executor the manager runs on (the simulator's, in tests).
+final class CancellationSignal: Sendable {
+    private enum State {
+        case idle
+        case waiting(CheckedContinuation<Void, Never>)
+        case fired
+    }
+
+    private let state = Mutex(State.idle)
+
+    init() {}
+
+    /// Fires the signal: the job's body is cancelled (now, or as soon as it starts).
+    func fire() {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            defer { state = .fired }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Runs `body`, cancelling it if the signal fires first.
+    func cancelling(_ body: @escaping @Sendable () async -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await body() }
+            group.addTask { await self.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Returns when the signal fires or the waiting task is cancelled.
+    private func wait() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let resumeNow: Bool = state.withLock { state in
+                    switch state {
+                    case .idle:
+                        state = .waiting(continuation)
+                        return false
+                    case .fired:
+                        return true
+                    case .waiting:
+                        preconditionFailure("a cancellation signal has one waiter (state waiting)")
+                    }
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            fire()
+        }
+    }
+}

@@ -1,0 +1,100 @@
+// Executing the machine's effects: the shell's whole job, one case at a time.
+extension ConnectionManager {
+    func execute(_ effect: Effect) {
+        switch effect {
+        case .openConnection(let g, let endpoint):
+            let handle = GenerationHandle()
+            generations[g] = handle
+            let target = endpointWithCredentials(endpoint)
+            spawn { await handle.signal.cancelling { await self.runGeneration(g, target, handle) } }
+
+        case .closeConnection(let g, let code, let reason):
+            generations.removeValue(forKey: g)?.close(code: code, reason: reason)
+
+        case .send(let g, let outbound):
+            guard let handle = generations[g] else { return }
+            switch outbound {
+            case .subscribe(let topic): handle.post(.send(wire.encode(.subscribe(topic)), command: nil))
+            case .unsubscribe(let topic): handle.post(.send(wire.encode(.unsubscribe(topic)), command: nil))
+            case .resume(let after): handle.post(.send(wire.encode(.resume(after: after)), command: nil))
+            case .command(let id):
+                guard let pending = commands[id] else { preconditionFailure("sending unknown command \(id)") }
+                handle.post(.send(pending.message, command: id))
+            }
+
+        case .ping(let g):
+            generations[g]?.post(.ping)
+
+        case .startTimer(let timer, let delay):
+            timers.removeValue(forKey: timer)?.signal.fire()
+            timerSerial += 1
+            let serial = timerSerial
+            let signal = CancellationSignal()
+            timers[timer] = (serial, signal)
+            let clock = self.clock
+            spawn {
+                await signal.cancelling {
+                    do { try await clock.sleep(for: delay) } catch { return }
+                    await self.timerFired(timer, serial: serial)
+                }
+            }
+
+        case .cancelTimer(let timer):
+            timers.removeValue(forKey: timer)?.signal.fire()
+
+        case .refreshCredentials:
+            let provider = credentials
+            spawn {
+                guard let provider else { return await self.credentialsRefreshed(nil) }
+                let headers = try? await provider()
+                await self.credentialsRefreshed(headers)
+            }
+
+        case .completeCommand(let id, let outcome):
+            commands.removeValue(forKey: id)?.continuation.resume(returning: outcome)
+
+        case .deliverMessage:
+            guard let incoming else { preconditionFailure("deliver with no incoming message") }
+            broadcaster.broadcast(.message(incoming.message, sequence: incoming.sequence))
+
+        case .reportGap(let expected, let received):
+            broadcaster.broadcast(.gap(expected: expected, received: received))
+
+        case .report(let phase):
+            broadcaster.broadcast(.phase(phase))
+        }
+    }
+
+    /// Hands a job to ``run()``'s task group.
+    func spawn(_ job: @escaping Job) { work.yield(job) }
+
+    // MARK: Callbacks from jobs (each re-enters through the machine)
+
+    func timerFired(_ timer: TimerID, serial: UInt64) {
+        // A fire that lost the race with a cancel or restart is not the armed timer.
+        guard timers[timer]?.serial == serial else { return }
+        timers.removeValue(forKey: timer)
+        process(.timerFired(timer))
+    }
+
+    func credentialsRefreshed(_ headers: [Endpoint.Header]?) {
+        if let headers { refreshedHeaders = headers }
+        process(.credentialsRefreshed(succeeded: headers != nil || credentials == nil))
+    }
+
+    func received(_ g: Generation, _ message: Message) {
+        let sequence = wire.sequence(message)
+        incoming = (message, sequence)
+        defer { incoming = nil }
+        process(.received(g, sequence: sequence))
+    }
+
+    /// The endpoint with refreshed credentials laid over its own headers.
+    func endpointWithCredentials(_ endpoint: Endpoint) -> Endpoint {
+        guard !refreshedHeaders.isEmpty else { return endpoint }
+        var result = endpoint
+        let replaced = Set(refreshedHeaders.map { $0.name.lowercased() })
+        result.headers = endpoint.headers.filter { !replaced.contains($0.name.lowercased()) } + refreshedHeaders
+        return result
+    }
+}

@@ -1,0 +1,76 @@
+// One generation's connection job: connect, then write orders and read events until closed.
+extension ConnectionManager {
+    /// Runs as a child task of ``run()``, off the actor; every callback re-enters through
+    /// the machine tagged with `g`, so a late one from an old generation changes nothing.
+    nonisolated func runGeneration(_ g: Generation, _ endpoint: Endpoint, _ handle: GenerationHandle) async {
+        let connection: any TransportConnection
+        do throws(TransportError) {
+            connection = try await transport.connect(to: endpoint)
+        } catch {
+            await process(.connectFailed(g, error))
+            return
+        }
+        guard await connectionOpened(g, handle) else {
+            // Abandoned while the handshake was finishing: never keep two sockets.
+            await connection.close(code: .normal, reason: "stale connection")
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.receiveLoop(g, connection) }
+            var closed = false
+            orders: for await order in handle.orders {
+                switch order {
+                case .send(let message, let command):
+                    do throws(TransportError) {
+                        try await connection.send(message)
+                        if let command { await process(.sendCompleted(g, command)) }
+                    } catch {
+                        await process(.failed(g, error))
+                    }
+                case .ping:
+                    group.addTask {
+                        // A failed ping needs no report: the receive loop reports the failure.
+                        do { try await connection.ping() } catch { return }
+                        await self.process(.pong(g))
+                    }
+                case .close(let code, let reason):
+                    await connection.close(code: code, reason: reason)
+                    closed = true
+                    break orders
+                }
+            }
+            if !closed { await connection.close(code: .goingAway, reason: "shutting down") }
+            group.cancelAll()
+        }
+    }
+
+    nonisolated func receiveLoop(_ g: Generation, _ connection: any TransportConnection) async {
+        while true {
+            do throws(TransportError) {
+                switch try await connection.receive() {
+                case .message(let message):
+                    await received(g, message)
+                case .closed(let code, let reason):
+                    await process(.closedByPeer(g, code: code, reason: reason))
+                    return
+                }
+            } catch {
+                // Cancelled because the generation ended: the machine already knows.
+                if Task.isCancelled { return }
+                await process(.failed(g, error))
+                return
+            }
+        }
+    }
+
+    /// Marks the generation open and tells the machine; false if it was abandoned.
+    func connectionOpened(_ g: Generation, _ handle: GenerationHandle) -> Bool {
+        guard generations[g] === handle else {
+            process(.opened(g))
+            return false
+        }
+        handle.markOpen()
+        process(.opened(g))
+        return true
+    }
+}

@@ -1,0 +1,182 @@
+public import Foundation
+
+/// The reconnecting connection manager: a thin actor shell around ``ConnectionMachine``.
+///
+/// ```swift
+/// let manager = ConnectionManager(transport: WebSocketTransport())
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { await manager.run() }          // the caller owns the manager's work
+///     await manager.subscribe("loans")
+///     await manager.connect(to: Endpoint(url: URL(string: "wss://example.com/live")!))
+///     for await event in await manager.events() { print(event) }
+/// }
+/// ```
+///
+/// The machine decides, the shell does: every input goes through the machine, and the
+/// shell only turns the machine's effects into I/O through the injected `Clock`,
+/// ``Transport`` and ``RandomSource``. All concurrent work (connection attempts, receive
+/// loops, pings, timers) runs as child tasks of ``run()``: structured concurrency only,
+/// so a task-executor preference puts every job of the manager on the simulator's
+/// deterministic executor.
+public actor ConnectionManager {
+    let transport: any Transport
+    let clock: any Clock<Duration>
+    let wire: SubscriptionProtocol
+    let credentials: CredentialsProvider?
+    let observer: Observer?
+    var logic: any ConnectionLogic
+    var random: AnyRandomSource
+
+    let broadcaster = EventBroadcaster()
+    let work: AsyncStream<Job>.Continuation
+    private var jobs: AsyncStream<Job>?
+
+    /// Per live generation: its mailbox and the signal that abandons its attempt.
+    var generations: [Generation: GenerationHandle] = [:]
+    /// Armed timers: a serial number fences a fire that raced a cancel.
+    var timers: [TimerID: (serial: UInt64, signal: CancellationSignal)] = [:]
+    var timerSerial: UInt64 = 0
+    /// Commands waiting for their outcome, with their payload.
+    var commands: [CommandID: (message: Message, continuation: CheckedContinuation<CommandOutcome, Never>)] = [:]
+    var nextCommand: UInt64 = 1
+    /// Headers from the last credentials refresh, laid over the endpoint's own.
+    var refreshedHeaders: [Endpoint.Header] = []
+    /// The incoming message being handled (for ``Effect/deliverMessage``).
+    var incoming: (message: Message, sequence: UInt64?)?
+
+    /// Fresh credentials (e.g. `Authorization` headers) after a token expired (close 4001).
+    public typealias CredentialsProvider = @Sendable () async throws -> [Endpoint.Header]
+
+    /// Sees every input and the effects it produced, in order: the simulator's invariants
+    /// and traces are built on it. Called on the actor; keep it cheap.
+    public typealias Observer = @Sendable (Input, [Effect]) -> Void
+
+    /// A job for ``run()``'s task group.
+    typealias Job = @Sendable () async -> Void
+
+    /// - Parameters:
+    ///   - configuration: heartbeat, timeouts, backoff, close-code classes.
+    ///   - transport: the network (``WebSocketTransport`` or a simulated one).
+    ///   - clock: all time goes through it (`ContinuousClock` or a virtual clock).
+    ///   - random: backoff draws (system generator, or a seeded one in tests).
+    ///   - subscriptionProtocol: the wire spelling of subscribe / resume / sequence numbers.
+    ///   - credentials: called once per token expiry; `nil` reconnects with the same headers.
+    ///   - logic: the decision maker; defaults to `ConnectionMachine(configuration:)`.
+    ///   - observer: sees every input and its effects.
+    public init(
+        configuration: ConnectionConfiguration = ConnectionConfiguration(),
+        transport: any Transport,
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: any RandomSource & Sendable = SystemRandomSource(),
+        subscriptionProtocol: SubscriptionProtocol = .json,
+        credentials: CredentialsProvider? = nil,
+        logic: (any ConnectionLogic)? = nil,
+        observer: Observer? = nil
+    ) {
+        self.transport = transport
+        self.clock = clock
+        self.random = AnyRandomSource(random)
+        self.wire = subscriptionProtocol
+        self.credentials = credentials
+        self.logic = logic ?? ConnectionMachine(configuration: configuration)
+        self.observer = observer
+        (jobs, work) = AsyncStream.makeStream(of: Job.self)
+    }
+
+    /// Runs the manager's work until the calling task is cancelled.
+    ///
+    /// Call it exactly once, from a task you own (a task group child, a service
+    /// lifecycle's `run`). Cancelling it closes the connection and ends event streams.
+    public func run() async {
+        guard let jobs else { preconditionFailure("ConnectionManager.run() called twice") }
+        self.jobs = nil
+        await withDiscardingTaskGroup { group in
+            for await job in jobs {
+                group.addTask { await job() }
+            }
+            group.cancelAll()
+        }
+        shutDown()
+    }
+
+    // MARK: Intents
+
+    /// Wants a connection to `endpoint`: the only way the destination changes.
+    public func connect(to endpoint: Endpoint) { process(.connect(endpoint)) }
+
+    /// Wants a connection to `url`.
+    public func connect(to url: URL) { process(.connect(Endpoint(url: url))) }
+
+    /// Stops wanting a connection: closes it (1000) and stops retrying.
+    public func disconnect() { process(.disconnect) }
+
+    /// The app moved to the foreground or background. Backgrounding closes the socket
+    /// but remembers that the connection is wanted; coming back reconnects at once.
+    public func setForeground(_ foreground: Bool) { process(.setForeground(foreground)) }
+
+    /// Subscribes to a topic now (if open) and on every future connection.
+    public func subscribe(_ topic: String) { process(.subscribe(topic)) }
+
+    /// Unsubscribes from a topic now (if open) and on future connections.
+    public func unsubscribe(_ topic: String) { process(.unsubscribe(topic)) }
+
+    /// Sends a command at most once, on the current connection.
+    ///
+    /// Throws ``CommandError/notConnected`` when there is no open connection and
+    /// ``CommandError/outcomeUnknown`` when the connection ended with the command in
+    /// flight. Never resent on its own: retry the connection, never the command.
+    public func send(_ message: Message) async throws(CommandError) {
+        let id = CommandID(nextCommand)
+        nextCommand += 1
+        let outcome = await withCheckedContinuation { continuation in
+            commands[id] = (message, continuation)
+            process(.send(id))
+        }
+        switch outcome {
+        case .sent: return
+        case .notConnected: throw .notConnected
+        case .outcomeUnknown: throw .outcomeUnknown
+        }
+    }
+
+    /// Sends a text command at most once.
+    public func send(text: String) async throws(CommandError) { try await send(.text(text)) }
+
+    /// Sends a binary command at most once.
+    public func send(data: Data) async throws(CommandError) { try await send(.binary(data)) }
+
+    /// Encodes `value` as JSON and sends it as a text command at most once.
+    public func send(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) async throws(CommandError) {
+        let data: Data
+        do { data = try encoder.encode(value) } catch { throw .encodingFailed("\(error)") }
+        try await send(.text(String(decoding: data, as: UTF8.self)))
+    }
+
+    // MARK: Observing
+
+    /// A stream of events that starts with the current phase; messages are never replayed.
+    public func events() -> AsyncStream<ConnectionEvent> {
+        broadcaster.subscribe(startingWith: .phase(logic.phase))
+    }
+
+    /// The phase now.
+    public var phase: Phase { logic.phase }
+
+    // MARK: The one path into the machine
+
+    /// Hands one input to the machine and executes its effects, synchronously on the actor.
+    func process(_ input: Input) {
+        let effects = logic.handle(input, using: &random)
+        observer?(input, effects)
+        for effect in effects { execute(effect) }
+    }
+
+    private func shutDown() {
+        // Sorted, never in hash order: the order of these wake-ups must not vary between runs.
+        for g in generations.keys.sorted() { generations[g]?.abandon() }
+        generations = [:]
+        for id in commands.keys.sorted() { commands[id]?.continuation.resume(returning: .outcomeUnknown) }
+        commands = [:]
+        broadcaster.finish()
+    }
+}

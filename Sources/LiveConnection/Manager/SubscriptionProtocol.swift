@@ -1,0 +1,69 @@
+import Foundation
+
+/// How subscriptions, resume requests and sequence numbers look on the wire.
+///
+/// ```swift
+/// let wire = SubscriptionProtocol.json
+/// wire.encode(.subscribe("loans"))          // text {"type":"subscribe","topic":"loans"}
+/// wire.encode(.resume(after: 41))            // text {"type":"resume","after":41}
+/// wire.sequence(.text(#"{"seq":42,"topic":"loans"}"#))  // 42
+/// ```
+///
+/// The machine speaks of "subscribe", "resume" and "sequence numbers" in the abstract;
+/// this value is the only place that knows a particular server's spelling of them.
+public struct SubscriptionProtocol: Sendable {
+    /// Spells a control frame (never called for ``Outbound/command(_:)``: commands are the app's bytes).
+    public var encode: @Sendable (Control) -> Message
+    /// The resume sequence number of an incoming message, if it carries one.
+    public var sequence: @Sendable (Message) -> UInt64?
+
+    public init(
+        encode: @escaping @Sendable (Control) -> Message,
+        sequence: @escaping @Sendable (Message) -> UInt64?
+    ) {
+        self.encode = encode
+        self.sequence = sequence
+    }
+
+    /// The control frames the manager sends on its own.
+    public enum Control: Hashable, Sendable {
+        case subscribe(String)
+        case unsubscribe(String)
+        case resume(after: UInt64)
+    }
+
+    /// JSON text frames: `{"type":"subscribe","topic":T}`, `{"type":"unsubscribe","topic":T}`,
+    /// `{"type":"resume","after":N}`; incoming messages carry `"seq": N` at the top level.
+    public static let json = SubscriptionProtocol(
+        encode: { control in
+            switch control {
+            case .subscribe(let topic): .text(#"{"type":"subscribe","topic":\#(jsonString(topic))}"#)
+            case .unsubscribe(let topic): .text(#"{"type":"unsubscribe","topic":\#(jsonString(topic))}"#)
+            case .resume(let after): .text(#"{"type":"resume","after":\#(after)}"#)
+            }
+        },
+        sequence: { message in
+            guard let object = try? JSONSerialization.jsonObject(with: message.data) as? [String: Any],
+                let number = object["seq"] as? NSNumber, number.int64Value >= 0
+            else { return nil }
+            return number.uint64Value
+        }
+    )
+
+    /// A JSON string literal for `text`, escaping what JSON requires.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

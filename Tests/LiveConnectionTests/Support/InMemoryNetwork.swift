@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+
+@testable import LiveConnection
+
+/// Seed 000's test server, in memory: records subscriptions per connection, resets,
+/// closes with a code, freezes (socket open, no pongs), broadcasts.
+///
+/// ```swift
+/// let server = InMemoryServer()
+/// let manager = ConnectionManager(configuration: configuration, transport: server.transport, clock: clock)
+/// server.resetAll()
+/// #expect(server.subscriptionLog == ["1:availability", "1:loans", "2:availability", "2:loans"])
+/// ```
+final class InMemoryServer: Sendable {
+    private struct State {
+        var connections: [InMemoryConnection] = []
+        var subscriptionLog: [String] = []
+        var received: [String] = []
+        var handshakeStatus: Int?
+        var frozen = false
+    }
+
+    private let state = Mutex(State())
+
+    var transport: InMemoryTransport { InMemoryTransport(server: self) }
+
+    /// "connection:topic" for every subscribe, in arrival order (connections count from 1).
+    var subscriptionLog: [String] { state.withLock { $0.subscriptionLog } }
+    /// Every text frame received, prefixed by its connection number.
+    var received: [String] { state.withLock { $0.received } }
+    var connectionCount: Int { state.withLock { $0.connections.count } }
+    var openConnections: Int { state.withLock { $0.connections.filter { !$0.isClosed }.count } }
+
+    /// Makes every later handshake fail with this HTTP status (nil: accept).
+    func failHandshakes(with status: Int?) { state.withLock { $0.handshakeStatus = status } }
+
+    /// Socket open, nothing flows: pings are never answered.
+    func freeze() {
+        state.withLock { $0.frozen = true }
+    }
+
+    func resetAll() {
+        for connection in live() { connection.endFromServer(.failure(.reset(errno: "ECONNRESET"))) }
+    }
+
+    func closeAll(code: CloseCode, reason: String = "") {
+        for connection in live() { connection.endFromServer(.success(.closed(code: code, reason: reason))) }
+    }
+
+    func broadcast(_ text: String) {
+        for connection in live() { connection.deliver(.text(text)) }
+    }
+
+    var isFrozen: Bool { state.withLock { $0.frozen } }
+
+    private func live() -> [InMemoryConnection] {
+        state.withLock { $0.connections.filter { !$0.isClosed } }
+    }
+
+    func accept() throws(TransportError) -> InMemoryConnection {
+        try state.withLock { (state) throws(TransportError) -> InMemoryConnection in
+            if let status = state.handshakeStatus { throw .handshakeRejected(status: status) }
+            let connection = InMemoryConnection(number: state.connections.count + 1, server: self)
+            state.connections.append(connection)
+            return connection
+        }
+    }
+
+    func record(_ message: Message, from number: Int) {
+        guard case .text(let text) = message else { return }
+        state.withLock { state in
+            state.received.append("\(number):\(text)")
+            if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                object["type"] as? String == "subscribe", let topic = object["topic"] as? String
+            {
+                state.subscriptionLog.append("\(number):\(topic)")
+            }
+        }
+    }
+}
+
+struct InMemoryTransport: Transport {
+    let server: InMemoryServer
+
+    func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection {
+        try server.accept()
+    }
+}
+
+final class InMemoryConnection: TransportConnection {
+    let number: Int
+    private let server: InMemoryServer
+    private let inbox = Mailbox<Result<TransportEvent, TransportError>>()
+    private let closed = Mutex(false)
+
+    init(number: Int, server: InMemoryServer) {
+        self.number = number
+        self.server = server
+    }
+
+    var isClosed: Bool { closed.withLock { $0 } }
+
+    func deliver(_ message: Message) { inbox.post(.success(.message(message))) }
+
+    func endFromServer(_ ending: Result<TransportEvent, TransportError>) {
+        closed.withLock { $0 = true }
+        inbox.post(ending)
+        inbox.close()
+    }
+
+    func send(_ message: Message) async throws(TransportError) {
+        guard !isClosed else { throw .notConnected }
+        server.record(message, from: number)
+    }
+
+    func receive() async throws(TransportError) -> TransportEvent {
+        guard let next = await inbox.next() else { throw .cancelled }
+        return try next.get()
+    }
+
+    func ping() async throws(TransportError) {
+        guard server.isFrozen else { return }
+        // A frozen peer never answers: wait until the manager gives up on us.
+        _ = await Mailbox<Void>().next()
+        throw .cancelled
+    }
+
+    func close(code: CloseCode, reason: String) async {
+        closed.withLock { $0 = true }
+        inbox.close()
+    }
+}
