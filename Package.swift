@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LiveConnection", targets: ["LiveConnection"]),
+        .library(name: "LiveConnectionSimulator", targets: ["LiveConnectionSimulator"]),
         .executable(name: "livesim", targets: ["livesim"]),
     ],
     targets: [
@@ -19,6 +20,14 @@ let package = Package(
         // The command line: explore, replay, check, stats, connect.
         .executableTarget(name: "livesim", dependencies: ["LiveConnection"], swiftSettings: strict),
         .testTarget(name: "LiveConnectionTests", dependencies: ["LiveConnection"], swiftSettings: strict),
+        // The deterministic simulation kernel: virtual clock, seeded executor, driver.
+        .target(name: "LiveConnectionSimulator", dependencies: ["LiveConnection"], swiftSettings: strict),
+        .testTarget(
+            name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator"], path: "Benchmarks/KernelBenchmarks",
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,115 @@
+import Synchronization
+
+/// Runs async code to completion on a ``SimulationExecutor`` and a ``VirtualClock``,
+/// synchronously, on the calling thread.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let result = Simulation.run(strategy: .random(seed: 7), clock: clock, until: .seconds(60)) {
+///     try await withThrowingTaskGroup(of: Void.self) { group in
+///         group.addTask { try await clock.sleep(for: .seconds(1)) }
+///         group.addTask { try await clock.sleep(for: .seconds(2)) }
+///         try await group.waitForAll()
+///     }
+/// }
+/// // result.finalTime == 2000 ms, in microseconds of wall time.
+/// ```
+///
+/// The pump: run ready jobs, one at a time, in the order the strategy picks; when none is
+/// ready, jump the clock to the next deadline, which wakes the sleepers due then; stop as
+/// soon as the body has finished. If nothing is ready and nobody sleeps while the body is
+/// unfinished, the run ends as ``SimulationResult/Outcome/deadlocked`` instead of hanging.
+/// With a time limit, the clock never passes it: on reaching it the body's task is
+/// cancelled and the pump goes on until the body finishes (or deadlocks).
+///
+/// **The one unstructured task.** The body starts in `Task(executorPreference:)`. A
+/// synchronous driver cannot `await` its body, so structured concurrency has no way to
+/// start it; this root task is owned by the driver, which runs every one of its jobs,
+/// cancels it at the time limit and waits (by pumping) for it to finish. Everything the
+/// body does below it is structured and inherits the executor preference, which is what
+/// keeps it on the simulation. Library code never creates tasks of its own.
+///
+/// Simulations share nothing: each has its own clock and executor, so many can run in
+/// parallel on different threads of one process. Do not reuse an executor across runs:
+/// jobs left over from a deadlocked run would run in the next one.
+public enum Simulation {
+    /// Runs `body` to completion under `strategy`, in virtual time.
+    ///
+    /// - Parameters:
+    ///   - strategy: picks the next ready job at every step.
+    ///   - clock: the virtual clock the body sleeps on; it is advanced only by this driver.
+    ///   - executor: a fresh executor unless given (e.g. to inspect its counters).
+    ///   - timeLimit: virtual time, from the clock's `now` at the start, after which the
+    ///     body is cancelled and time stops advancing. `nil`: no limit.
+    ///   - body: the simulated program; it runs on the executor, on this thread.
+    public static func run<Strategy: SchedulingStrategy, Value: Sendable>(
+        strategy: Strategy,
+        clock: VirtualClock,
+        executor: SimulationExecutor = SimulationExecutor(),
+        until timeLimit: Duration? = nil,
+        _ body: sending @escaping () async throws -> Value
+    ) -> SimulationResult<Value> {
+        var strategy = strategy
+        let start = clock.now
+        let limit = timeLimit.map { start.advanced(by: $0) }
+        let jobsBefore = executor.jobsRun
+        let choicesBefore = executor.schedulingChoices
+        let outcome = RootOutcome<Value>()
+
+        let root = Task(executorPreference: executor) {
+            let result: Result<Value, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            outcome.record(result)
+        }
+
+        var timeLimitReached = false
+        var finished: Result<Value, any Error>?
+        pump: while true {
+            if let result = outcome.result {
+                finished = result
+                break pump
+            }
+            if executor.runNextJob(choosingWith: &strategy) { continue pump }
+            guard let deadline = clock.nextDeadline else { break pump }
+            if let limit, deadline > limit {
+                guard !timeLimitReached else { break pump }
+                timeLimitReached = true
+                clock.advance(to: limit)
+                root.cancel()
+                continue pump
+            }
+            clock.advance(to: deadline)
+        }
+
+        return SimulationResult(
+            outcome: finished.map { .finished($0) } ?? .deadlocked,
+            finalTime: clock.now,
+            jobsRun: executor.jobsRun - jobsBefore,
+            schedulingChoices: executor.schedulingChoices - choicesBefore,
+            timeLimitReached: timeLimitReached,
+            pendingSleepers: clock.sleeperCount)
+    }
+
+    /// Runs `body` to completion with jobs in arrival order (``FIFOScheduling``).
+    public static func run<Value: Sendable>(
+        clock: VirtualClock,
+        executor: SimulationExecutor = SimulationExecutor(),
+        until timeLimit: Duration? = nil,
+        _ body: sending @escaping () async throws -> Value
+    ) -> SimulationResult<Value> {
+        run(strategy: FIFOScheduling(), clock: clock, executor: executor, until: timeLimit, body)
+    }
+}
+
+/// The root task's result, handed from the task (which runs on the driver thread) to the
+/// driver loop. A `Mutex` rather than a plain variable because `Task` requires its
+/// closure's captures to be `Sendable`.
+private final class RootOutcome<Value: Sendable>: Sendable {
+    private let slot = Mutex<Result<Value, any Error>?>(nil)
+
+    var result: Result<Value, any Error>? { slot.withLock { $0 } }
+
+    func record(_ result: Result<Value, any Error>) {
+        slot.withLock { $0 = result }
+    }
+}

@@ -1,0 +1,78 @@
+import LiveConnectionSimulator
+import Synchronization
+import Testing
+
+@Suite("Simulation driver")
+struct SimulationDriverTests {
+    @Test("a body waiting on a stream nobody feeds ends as deadlocked instead of hanging")
+    func detectsDeadlock() throws {
+        let clock = VirtualClock()
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let result = Simulation.run(clock: clock) { () async -> Int in
+            try? await clock.sleep(for: .seconds(3))
+            var received = 0
+            for await _ in stream { received += 1 }
+            return received
+        }
+        withExtendedLifetime(continuation) {}
+        #expect(!result.bodyFinished)
+        #expect(result.finalTime == .start.advanced(by: .seconds(3)))
+        #expect(throws: SimulationError.deadlocked(at: .start.advanced(by: .seconds(3)), pendingSleepers: 0)) {
+            try result.get()
+        }
+    }
+
+    @Test("the time limit stops virtual time exactly there and cancels the body")
+    func timeLimitCancels() {
+        let clock = VirtualClock()
+        let log = EventLog()
+        let result = Simulation.run(strategy: .random(seed: 9), clock: clock, until: .seconds(10)) {
+            while true {
+                try await clock.sleep(for: .milliseconds(3000))
+                log.record("tick \(clock.now)")
+            }
+        }
+        #expect(result.timeLimitReached)
+        #expect(result.finalTime == .start.advanced(by: .seconds(10)))
+        #expect(log.entries == ["tick 3000 ms", "tick 6000 ms", "tick 9000 ms"])
+        #expect(throws: CancellationError.self) { try result.get() }
+        #expect(result.pendingSleepers == 0)
+    }
+
+    @Test("a body that finishes before the limit is not cancelled")
+    func limitNotReached() throws {
+        let clock = VirtualClock()
+        let result = Simulation.run(clock: clock, until: .seconds(10)) {
+            try await clock.sleep(for: .seconds(10))
+            return "done"
+        }
+        #expect(try result.get() == "done")
+        #expect(!result.timeLimitReached)
+    }
+
+    @Test("a body that waits forever after the limit's cancellation is reported deadlocked at the limit")
+    func deadlockAfterLimit() {
+        let clock = VirtualClock()
+        // A cancelled task's stream iteration ends at once, so wait on a continuation
+        // that nobody will ever resume: cancellation cannot reach it.
+        let forgotten = Mutex<[UnsafeContinuation<Void, Never>]>([])
+        let result = Simulation.run(clock: clock, until: .seconds(5)) {
+            try? await clock.sleep(for: .seconds(60))
+            await withUnsafeContinuation { continuation in forgotten.withLock { $0.append(continuation) } }
+        }
+        #expect(forgotten.withLock { $0.count } == 1)
+        #expect(result.timeLimitReached)
+        #expect(!result.bodyFinished)
+        #expect(result.finalTime == .start.advanced(by: .seconds(5)))
+    }
+
+    @Test("a limit is measured from the clock's time when the run starts")
+    func limitIsRelative() {
+        let clock = VirtualClock(startingAt: .start.advanced(by: .seconds(100)))
+        let result = Simulation.run(clock: clock, until: .seconds(1)) {
+            try await clock.sleep(for: .seconds(5))
+        }
+        #expect(result.timeLimitReached)
+        #expect(result.finalTime == .start.advanced(by: .seconds(101)))
+    }
+}
