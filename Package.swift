@@ -19,7 +19,9 @@ let package = Package(
         .target(name: "LiveConnection", swiftSettings: strict),
         // The command line: explore, replay, check, stats, connect.
         .executableTarget(name: "livesim", dependencies: ["LiveConnection"], swiftSettings: strict),
-        .testTarget(name: "LiveConnectionTests", dependencies: ["LiveConnection"], swiftSettings: strict),
+        .testTarget(
+            name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
+            swiftSettings: strict),
         // The deterministic simulation kernel: virtual clock, seeded executor, driver.
         .target(name: "LiveConnectionSimulator", dependencies: ["LiveConnection"], swiftSettings: strict),
         .testTarget(

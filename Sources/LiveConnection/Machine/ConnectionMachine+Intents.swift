@@ -5,7 +5,7 @@ extension ConnectionMachine {
         endpoint = newEndpoint
         wanted = true
         switch state {
-        case .connecting(let g), .open(let g, _):
+        case .connecting(let g), .subscribing(let g), .open(let g, _):
             // Same destination: nothing to do. A new one: only an explicit connect(to:)
             // moves the connection, and it moves at once.
             guard changed else { return [] }
@@ -29,7 +29,7 @@ extension ConnectionMachine {
     mutating func disconnect() -> [Effect] {
         wanted = false
         switch state {
-        case .connecting(let g), .open(let g, _):
+        case .connecting(let g), .subscribing(let g), .open(let g, _):
             return tearDown(g, code: .normal, reason: "disconnected", outcome: .outcomeUnknown)
                 + enter(.stopped(reason: "disconnected"))
         case .waiting:
@@ -47,7 +47,7 @@ extension ConnectionMachine {
         if !value {
             // Background: close the socket, keep wanting it (phoenix 3161 reconnected never).
             switch state {
-            case .connecting(let g), .open(let g, _):
+            case .connecting(let g), .subscribing(let g), .open(let g, _):
                 return tearDown(g, code: .goingAway, reason: "backgrounded", outcome: .outcomeUnknown)
                     + enter(.backgrounded)
             case .waiting:
@@ -66,15 +66,15 @@ extension ConnectionMachine {
     mutating func subscribe(_ topic: String) -> [Effect] {
         guard !topics.contains(topic) else { return [] }
         topics.append(topic)
-        // While open, send at once; otherwise the next open resubscribes everything.
-        guard case .open(let g, _) = state else { return [] }
+        // While connected, send at once; otherwise the next open resubscribes everything.
+        guard let g = connectedGeneration else { return [] }
         return [.send(g, .subscribe(topic))]
     }
 
     mutating func unsubscribe(_ topic: String) -> [Effect] {
         guard let index = topics.firstIndex(of: topic) else { return [] }
         topics.remove(at: index)
-        guard case .open(let g, _) = state else { return [] }
+        guard let g = connectedGeneration else { return [] }
         return [.send(g, .unsubscribe(topic))]
     }
 

@@ -17,7 +17,7 @@ extension ConnectionMachine {
     mutating func tearDown(_ g: Generation, code: CloseCode, reason: String, outcome: CommandOutcome) -> [Effect] {
         var effects: [Effect]
         switch state {
-        case .connecting(g):
+        case .connecting(g), .subscribing(g):
             effects = [.cancelTimer(.connectTimeout(g))]
         case .open(g, let awaitingPong):
             effects = [.cancelTimer(.heartbeat(g))]

@@ -5,7 +5,8 @@ extension ConnectionMachine {
         case (.retry, .waiting):
             return startConnecting()
 
-        case (.connectTimeout(let g), .connecting(let live)) where g == live:
+        case (.connectTimeout(let g), .connecting(let live)) where g == live,
+            (.connectTimeout(let g), .subscribing(let live)) where g == live:
             return tearDown(g, code: .normal, reason: "connect timeout", outcome: .outcomeUnknown)
                 + scheduleRetry(reason: "connect timeout", using: &random)
 

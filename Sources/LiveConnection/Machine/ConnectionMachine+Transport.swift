@@ -7,19 +7,29 @@ extension ConnectionMachine {
             // (socket.io 430, reconnecting-websocket PR 69).
             return [.closeConnection(g, code: .normal, reason: "stale connection")]
         }
-        failures = 0
-        lastDelay = nil
-        state = .open(g, awaitingPong: false)
-        // Resubscribe every topic, then resume, then report open: a client that
-        // subscribed once would get nothing after its first reconnect.
-        var effects: [Effect] = [.cancelTimer(.connectTimeout(g))]
-        effects += topics.map { .send(g, .subscribe($0)) }
+        state = .subscribing(g)
+        // Resubscribe every topic, then resume, and report open only once the transport
+        // took them: a client that subscribed once would get nothing after its first
+        // reconnect. The connect timeout stays armed until then.
+        var effects: [Effect] = topics.map { .send(g, .subscribe($0)) }
         if configuration.resume, let lastSequence {
             effects.append(.send(g, .resume(after: lastSequence)))
         }
-        effects.append(.startTimer(.heartbeat(g), configuration.heartbeatInterval))
-        effects.append(.report(.open))
+        effects.append(.flush(g))
         return effects
+    }
+
+    mutating func flushed(_ g: Generation) -> [Effect] {
+        guard case .subscribing(g) = state else { return [] }
+        // A success: the failure counter starts again (ferd/backoff: it must reset).
+        failures = 0
+        lastDelay = nil
+        state = .open(g, awaitingPong: false)
+        return [
+            .cancelTimer(.connectTimeout(g)),
+            .startTimer(.heartbeat(g), configuration.heartbeatInterval),
+            .report(.open),
+        ]
     }
 
     mutating func connectFailed(_ g: Generation, _ error: TransportError, using random: inout some RandomSource)
@@ -41,14 +51,23 @@ extension ConnectionMachine {
     }
 
     mutating func received(_ g: Generation, sequence: UInt64?) -> [Effect] {
-        guard case .open(g, let awaitingPong) = state else { return [] }
-        // Any frame proves the peer alive, so a busy stream is never declared dead
-        // because its pong queued behind data.
-        var effects: [Effect] = []
-        if awaitingPong {
+        switch state {
+        case .subscribing(g), .open(g, awaitingPong: false):
+            // While resubscribing the server may already be sending: deliver in order.
+            return accept(sequence: sequence)
+        case .open(g, awaitingPong: true):
+            // Any frame proves the peer alive, so a busy stream is never declared dead
+            // because its pong queued behind data.
             state = .open(g, awaitingPong: false)
-            effects.append(.cancelTimer(.pongDeadline(g)))
+            return [.cancelTimer(.pongDeadline(g))] + accept(sequence: sequence)
+        default:
+            return []
         }
+    }
+
+    /// Resume bookkeeping: drop duplicates, report gaps, deliver the rest in order.
+    private mutating func accept(sequence: UInt64?) -> [Effect] {
+        var effects: [Effect] = []
         guard let sequence, configuration.resume else { return effects + [.deliverMessage] }
         if let last = lastSequence {
             // A replayed duplicate: already delivered once.

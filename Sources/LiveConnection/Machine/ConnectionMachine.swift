@@ -25,6 +25,9 @@ public struct ConnectionMachine: Hashable, Sendable {
         case idle
         /// Waiting for generation `g`'s handshake.
         case connecting(Generation)
+        /// Generation `g`'s handshake completed; its subscriptions are being written.
+        /// Reported as connecting until the transport took them all (``Input/flushed(_:)``).
+        case subscribing(Generation)
         /// Generation `g` is open; `awaitingPong` while a ping is unanswered.
         case open(Generation, awaitingPong: Bool)
         /// Waiting for the retry timer.
@@ -65,7 +68,15 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose callbacks are live: only while connecting or open.
     public var liveGeneration: Generation? {
         switch state {
-        case .connecting(let g), .open(let g, _): g
+        case .connecting(let g), .subscribing(let g), .open(let g, _): g
+        default: nil
+        }
+    }
+
+    /// The generation whose socket is open (resubscribing or open).
+    public var connectedGeneration: Generation? {
+        switch state {
+        case .subscribing(let g), .open(let g, _): g
         default: nil
         }
     }
@@ -74,7 +85,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     public var phase: Phase {
         switch state {
         case .idle: .idle
-        case .connecting: .connecting(attempt: failures + 1)
+        case .connecting, .subscribing: .connecting(attempt: failures + 1)
         case .open: .open
         case .waiting(let reason), .refreshing(let reason): .waiting(reason: reason, delay: lastDelay ?? .zero)
         case .backgrounded: .backgrounded
@@ -104,6 +115,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         case .closedByPeer(let g, let code, let reason): return closedByPeer(g, code, reason, using: &random)
         case .failed(let g, let error): return failed(g, error, using: &random)
         case .sendCompleted(let g, let id): return sendCompleted(g, id)
+        case .flushed(let g): return flushed(g)
         case .timerFired(let timer): return timerFired(timer, using: &random)
         case .credentialsRefreshed(let succeeded): return credentialsRefreshed(succeeded, using: &random)
         }

@@ -16,6 +16,8 @@ public enum Effect: Hashable, Sendable, CustomStringConvertible {
     case closeConnection(Generation, code: CloseCode, reason: String)
     /// Send a frame on this generation's connection (frames keep their order).
     case send(Generation, Outbound)
+    /// Answer ``Input/flushed(_:)`` once every frame posted before this was taken by the transport.
+    case flush(Generation)
     /// Send a ping on this generation's connection.
     case ping(Generation)
     /// Arm a timer (re-arming one that is armed restarts it).
@@ -38,6 +40,7 @@ public enum Effect: Hashable, Sendable, CustomStringConvertible {
         case .openConnection(let g, let endpoint): "open \(g) \(endpoint)"
         case .closeConnection(let g, let code, let reason): "close \(g) code=\(code) reason=\"\(reason)\""
         case .send(let g, let outbound): "send \(g) \(outbound)"
+        case .flush(let g): "flush \(g)"
         case .ping(let g): "ping \(g)"
         case .startTimer(let timer, let delay): "start-timer \(timer) \(delay.traceFormatted)"
         case .cancelTimer(let timer): "cancel-timer \(timer)"

@@ -35,6 +35,8 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     case failed(Generation, TransportError)
     /// The transport took a command's frame.
     case sendCompleted(Generation, CommandID)
+    /// Every frame posted to this generation before the last ``Effect/flush(_:)`` was taken.
+    case flushed(Generation)
 
     // MARK: Timers and credentials
     /// An armed timer fired.
@@ -46,7 +48,7 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     public var generation: Generation? {
         switch self {
         case .opened(let g), .connectFailed(let g, _), .received(let g, _), .pong(let g),
-            .closedByPeer(let g, _, _), .failed(let g, _), .sendCompleted(let g, _):
+            .closedByPeer(let g, _, _), .failed(let g, _), .sendCompleted(let g, _), .flushed(let g):
             g
         default: nil
         }
@@ -67,6 +69,7 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
         case .closedByPeer(let g, let code, let reason): "closed \(g) code=\(code) reason=\"\(reason)\""
         case .failed(let g, let error): "failed \(g) \"\(error.reason)\""
         case .sendCompleted(let g, let id): "send-completed \(g) \(id)"
+        case .flushed(let g): "flushed \(g)"
         case .timerFired(let timer): "timer \(timer)"
         case .credentialsRefreshed(let succeeded): "credentials-refreshed \(succeeded ? "ok" : "failed")"
         }

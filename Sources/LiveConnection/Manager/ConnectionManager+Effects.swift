@@ -22,6 +22,9 @@ extension ConnectionManager {
                 handle.post(.send(pending.message, command: id))
             }
 
+        case .flush(let g):
+            generations[g]?.post(.flush)
+
         case .ping(let g):
             generations[g]?.post(.ping)
 

@@ -27,6 +27,8 @@ extension ConnectionManager {
                     } catch {
                         await process(.failed(g, error))
                     }
+                case .flush:
+                    await process(.flushed(g))
                 case .ping:
                     group.addTask {
                         // A failed ping needs no report: the receive loop reports the failure.

@@ -16,6 +16,8 @@ import Synchronization
 final class GenerationHandle: Sendable {
     enum Order: Sendable {
         case send(Message, command: CommandID?)
+        /// Reply ``Input/flushed(_:)`` once everything before it was written.
+        case flush
         case ping
         case close(CloseCode, String)
     }

@@ -93,6 +93,8 @@ final class InMemoryConnection: TransportConnection {
     private let server: InMemoryServer
     private let inbox = Mailbox<Result<TransportEvent, TransportError>>()
     private let closed = Mutex(false)
+    /// How the connection ended: a write after a reset fails the way the reset did.
+    private let ending = Mutex<TransportError?>(nil)
 
     init(number: Int, server: InMemoryServer) {
         self.number = number
@@ -105,12 +107,13 @@ final class InMemoryConnection: TransportConnection {
 
     func endFromServer(_ ending: Result<TransportEvent, TransportError>) {
         closed.withLock { $0 = true }
+        if case .failure(let error) = ending { self.ending.withLock { $0 = error } }
         inbox.post(ending)
         inbox.close()
     }
 
     func send(_ message: Message) async throws(TransportError) {
-        guard !isClosed else { throw .notConnected }
+        guard !isClosed else { throw ending.withLock { $0 } ?? .notConnected }
         server.record(message, from: number)
     }
 

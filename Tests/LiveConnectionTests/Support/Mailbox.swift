@@ -44,7 +44,8 @@ final class Mailbox<Element: Sendable>: Sendable {
             await withCheckedContinuation { continuation in
                 let ready: Element?? = state.withLock { state in
                     if !state.buffer.isEmpty { return .some(state.buffer.removeFirst()) }
-                    if state.closed { return .some(nil) }
+                    // Cancelled before we got here: the handler found no waiter to resume.
+                    if state.closed || Task.isCancelled { return .some(nil) }
                     state.waiter = continuation
                     return .none
                 }
