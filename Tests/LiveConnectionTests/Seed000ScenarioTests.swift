@@ -1,5 +1,4 @@
 import LiveConnectionSimulator
-import Synchronization
 import Testing
 
 @testable import LiveConnection
@@ -41,7 +40,7 @@ struct Seed000ScenarioTests {
     @Test("a frozen server is declared dead within P + T of virtual time", arguments: [0, 1, 2, 3] as [UInt64])
     func frozenServer(seed: UInt64) throws {
         let server = InMemoryServer()
-        let frozenAt = Mutex<VirtualClock.Instant?>(nil)
+        let frozenAt = Locked<VirtualClock.Instant?>(nil)
         let run = ManagerHarness.simulate(seed: seed, configuration: Self.testConfiguration(), server: server) { harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
@@ -49,7 +48,7 @@ struct Seed000ScenarioTests {
             // Let a few heartbeats succeed, then freeze at an instant between pings.
             try? await harness.clock.sleep(for: .milliseconds(1_730 + 97 * Int(seed)))
             harness.server.freeze()
-            frozenAt.withLock { $0 = harness.clock.now }
+            frozenAt.set(harness.clock.now)
             await harness.waitFor(&events) {
                 if case .phase(.waiting) = $0 { true } else { false }
             }
@@ -57,7 +56,7 @@ struct Seed000ScenarioTests {
         #expect(run.finished)
         let waiting = try #require(run.log.last)
         #expect(waiting.contains("reason=\"heartbeat missed\""), "log: \(run.log)")
-        let frozen = try #require(frozenAt.withLock { $0 })
+        let frozen = try #require(frozenAt.value)
         let detection = frozen.duration(to: run.end)
         #expect(detection > .zero && detection <= .milliseconds(1_000), "detected after \(detection)")
         #expect(server.connectionCount == 1)

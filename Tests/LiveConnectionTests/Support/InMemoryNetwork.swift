@@ -19,6 +19,8 @@ final class InMemoryServer: Sendable {
         var received: [String] = []
         var handshakeStatus: Int?
         var frozen = false
+        var stallSends = false
+        var headers: [[Endpoint.Header]] = []
     }
 
     private let state = Mutex(State())
@@ -54,12 +56,20 @@ final class InMemoryServer: Sendable {
 
     var isFrozen: Bool { state.withLock { $0.frozen } }
 
+    /// Sends never complete until their connection ends (a command stays in flight).
+    func stallSends() { state.withLock { $0.stallSends = true } }
+    var sendsStall: Bool { state.withLock { $0.stallSends } }
+
+    /// The request headers of every handshake, in order.
+    var handshakeHeaders: [[Endpoint.Header]] { state.withLock { $0.headers } }
+
     private func live() -> [InMemoryConnection] {
         state.withLock { $0.connections.filter { !$0.isClosed } }
     }
 
-    func accept() throws(TransportError) -> InMemoryConnection {
+    func accept(_ endpoint: Endpoint) throws(TransportError) -> InMemoryConnection {
         try state.withLock { (state) throws(TransportError) -> InMemoryConnection in
+            state.headers.append(endpoint.headers)
             if let status = state.handshakeStatus { throw .handshakeRejected(status: status) }
             let connection = InMemoryConnection(number: state.connections.count + 1, server: self)
             state.connections.append(connection)
@@ -84,7 +94,7 @@ struct InMemoryTransport: Transport {
     let server: InMemoryServer
 
     func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection {
-        try server.accept()
+        try server.accept(endpoint)
     }
 }
 
@@ -92,6 +102,7 @@ final class InMemoryConnection: TransportConnection {
     let number: Int
     private let server: InMemoryServer
     private let inbox = Mailbox<Result<TransportEvent, TransportError>>()
+    private let stalled = Mailbox<Void>()
     private let closed = Mutex(false)
     /// How the connection ended: a write after a reset fails the way the reset did.
     private let ending = Mutex<TransportError?>(nil)
@@ -110,10 +121,15 @@ final class InMemoryConnection: TransportConnection {
         if case .failure(let error) = ending { self.ending.withLock { $0 = error } }
         inbox.post(ending)
         inbox.close()
+        stalled.close()
     }
 
     func send(_ message: Message) async throws(TransportError) {
         guard !isClosed else { throw ending.withLock { $0 } ?? .notConnected }
+        if server.sendsStall {
+            _ = await stalled.next()
+            throw ending.withLock { $0 } ?? .cancelled
+        }
         server.record(message, from: number)
     }
 
@@ -132,5 +148,6 @@ final class InMemoryConnection: TransportConnection {
     func close(code: CloseCode, reason: String) async {
         closed.withLock { $0 = true }
         inbox.close()
+        stalled.close()
     }
 }
