@@ -166,3 +166,35 @@ struct ConnectionManagerTests {
         #expect(loans == [Loan(seq: 1, amount: 5), Loan(seq: 2, amount: 7)])
     }
 }
+
+@Suite("Connection manager lifetime")
+struct ConnectionManagerLifetimeTests {
+    @Test("cancelling run() closes the connection, reports stopped, ends every stream; later streams end at once")
+    func cancellingRunEndsEverything() {
+        let server = InMemoryServer()
+        let ended = Locked(false)
+        let lateEvents = Locked<[ConnectionEvent]>([])
+        let clock = VirtualClock()
+        let result = Simulation.run(clock: clock, until: .seconds(60)) {
+            let manager = ConnectionManager(
+                configuration: Seed000ScenarioTests.testConfiguration(), transport: server.transport, clock: clock,
+                random: Xoshiro256StarStar(seed: 1))
+            var events = await manager.events().makeAsyncIterator()
+            await withDiscardingTaskGroup { group in
+                group.addTask { await manager.run() }
+                await manager.connect(to: ManagerHarness.url)
+                while let event = await events.next(), event != .phase(.open) {}
+                group.cancelAll()
+            }
+            while await events.next() != nil {}
+            ended.set(true)
+            var collected: [ConnectionEvent] = []
+            for await event in await manager.events() { collected.append(event) }
+            lateEvents.set(collected)
+        }
+        #expect(result.bodyFinished)
+        #expect(ended.value)
+        #expect(lateEvents.value == [.phase(.stopped(reason: "disconnected"))])
+        #expect(server.openConnections == 0)
+    }
+}

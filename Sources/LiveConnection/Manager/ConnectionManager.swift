@@ -172,6 +172,8 @@ public actor ConnectionManager {
     }
 
     private func shutDown() {
+        // Every job has ended; tell the machine (and the app) that nothing is wanted now.
+        process(.disconnect)
         // Sorted, never in hash order: the order of these wake-ups must not vary between runs.
         for g in generations.keys.sorted() { generations[g]?.abandon() }
         generations = [:]

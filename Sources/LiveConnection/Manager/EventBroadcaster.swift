@@ -12,6 +12,7 @@ import Synchronization
 final class EventBroadcaster: Sendable {
     private struct Subscribers {
         var nextID = 0
+        var finished = false
         var list: [(id: Int, continuation: AsyncStream<ConnectionEvent>.Continuation)] = []
     }
 
@@ -20,15 +21,21 @@ final class EventBroadcaster: Sendable {
     /// A new stream whose first element is `first` (the current phase).
     func subscribe(startingWith first: ConnectionEvent) -> AsyncStream<ConnectionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: ConnectionEvent.self)
-        let id = subscribers.withLock { subscribers in
+        let id: Int? = subscribers.withLock { subscribers in
+            guard !subscribers.finished else { return nil }
             defer { subscribers.nextID += 1 }
             subscribers.list.append((subscribers.nextID, continuation))
             return subscribers.nextID
         }
+        continuation.yield(first)
+        guard let id else {
+            // The manager stopped running: the phase, then the end.
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [weak self] _ in
             self?.subscribers.withLock { $0.list.removeAll { $0.id == id } }
         }
-        continuation.yield(first)
         return stream
     }
 
@@ -40,7 +47,10 @@ final class EventBroadcaster: Sendable {
     /// Ends every stream (the manager stopped running).
     func finish() {
         let continuations = subscribers.withLock { subscribers in
-            defer { subscribers.list = [] }
+            defer {
+                subscribers.list = []
+                subscribers.finished = true
+            }
             return subscribers.list.map(\.continuation)
         }
         for continuation in continuations { continuation.finish() }
