@@ -1,0 +1,107 @@
+import Testing
+
+@testable import LiveConnection
+
+/// Every new connection resubscribes every topic and resumes after the last sequence
+/// delivered before it reports open; duplicates are dropped and gaps reported.
+@Suite("Machine: resubscribe and resume")
+struct ResubscribeResumeTests {
+    @Test("every new connection resubscribes every topic, in order, then resumes, then reports open")
+    func resubscribeThenResumeThenOpen() throws {
+        var driver = MachineDriver(.with { $0.backoff = .table() })
+        driver.handle(.subscribe("availability"))
+        driver.handle(.subscribe("loans"))
+        try driver.connectAndOpen()
+        driver.handle(.received(1, sequence: 41))
+        for g: Generation in [2, 3] {
+            try driver.reset()
+            try driver.fire(.retry)
+            let effects = driver.handle(.opened(g))
+            #expect(
+                effects == [
+                    .cancelTimer(.connectTimeout(g)),
+                    .send(g, .subscribe("availability")),
+                    .send(g, .subscribe("loans")),
+                    .send(g, .resume(after: 41)),
+                    .startTimer(.heartbeat(g), driver.machine.configuration.heartbeatInterval),
+                    .report(.open),
+                ])
+        }
+    }
+
+    @Test("the first connection, before any message, asks for no resume")
+    func noResumeBeforeAnySequence() throws {
+        var driver = MachineDriver()
+        driver.handle(.subscribe("loans"))
+        let effects = try driver.connectAndOpen()
+        #expect(!effects.contains { if case .send(_, .resume) = $0 { true } else { false } })
+        #expect(effects.contains(.send(1, .subscribe("loans"))))
+    }
+
+    @Test("with resume off, no resume is asked for and sequence numbers are not policed")
+    func resumeOff() throws {
+        var driver = MachineDriver(.with { $0.resume = false })
+        try driver.connectAndOpen()
+        #expect(driver.handle(.received(1, sequence: 5)) == [.deliverMessage])
+        #expect(driver.handle(.received(1, sequence: 5)) == [.deliverMessage])
+        #expect(driver.handle(.received(1, sequence: 9)) == [.deliverMessage])
+        try driver.reset()
+        try driver.fire(.retry)
+        #expect(!driver.handle(.opened(2)).contains { if case .send(_, .resume) = $0 { true } else { false } })
+    }
+
+    @Test("messages in order are delivered and remembered")
+    func inOrderDelivered() throws {
+        var driver = MachineDriver()
+        try driver.connectAndOpen()
+        for sequence: UInt64 in 1...3 {
+            #expect(driver.handle(.received(1, sequence: sequence)) == [.deliverMessage])
+        }
+        #expect(driver.machine.lastSequence == 3)
+    }
+
+    @Test(
+        "a replayed message at or below the last sequence is dropped",
+        arguments: [1, 9, 10] as [UInt64])
+    func duplicatesDropped(sequence: UInt64) throws {
+        var driver = MachineDriver()
+        try driver.connectAndOpen()
+        driver.handle(.received(1, sequence: 10))
+        #expect(driver.handle(.received(1, sequence: sequence)).isEmpty)
+        #expect(driver.machine.lastSequence == 10)
+    }
+
+    @Test("a skipped sequence is reported as a gap, then the message is delivered")
+    func gapReported() throws {
+        var driver = MachineDriver()
+        try driver.connectAndOpen()
+        driver.handle(.received(1, sequence: 10))
+        #expect(driver.handle(.received(1, sequence: 14)) == [.reportGap(expected: 11, received: 14), .deliverMessage])
+        #expect(driver.machine.lastSequence == 14)
+    }
+
+    @Test("a replay after reconnecting delivers each message once across connections")
+    func resumeAcrossConnections() throws {
+        var driver = MachineDriver()
+        try driver.connectAndOpen()
+        for sequence: UInt64 in 1...3 { driver.handle(.received(1, sequence: sequence)) }
+        try driver.reset()
+        try driver.fire(.retry)
+        #expect(driver.handle(.opened(2)).contains(.send(2, .resume(after: 3))))
+        // The server replays from its log, overlapping what was already delivered.
+        var delivered: [UInt64] = []
+        for sequence: UInt64 in 2...5 where driver.handle(.received(2, sequence: sequence)).contains(.deliverMessage) {
+            delivered.append(sequence)
+        }
+        #expect(delivered == [4, 5])
+    }
+
+    @Test("messages without a sequence number are always delivered and do not disturb resume")
+    func unsequencedMessages() throws {
+        var driver = MachineDriver()
+        try driver.connectAndOpen()
+        driver.handle(.received(1, sequence: 7))
+        #expect(driver.handle(.received(1, sequence: nil)) == [.deliverMessage])
+        #expect(driver.machine.lastSequence == 7)
+    }
+}
