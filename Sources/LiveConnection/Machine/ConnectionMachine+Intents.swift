@@ -10,11 +10,14 @@ extension ConnectionMachine {
             // moves the connection, and it moves at once.
             guard changed else { return [] }
             failures = 0
+            lastDelay = nil
             return tearDown(g, code: .normal, reason: "endpoint changed", outcome: .outcomeUnknown)
                 + startConnecting()
         case .waiting:
-            // The user asked now; do not make them sit out the backoff.
+            // The user asked now; do not make them sit out the backoff. The backoff starts
+            // over, so decorrelated jitter forgets the delay it would have grown from.
             failures = 0
+            lastDelay = nil
             return [.cancelTimer(.retry)] + startConnecting()
         case .refreshing:
             // One refresh at a time: it connects (to the new endpoint) when it completes.

@@ -40,11 +40,15 @@ extension ConnectionMachine {
         return [.startTimer(.retry, delay), .report(phase)]
     }
 
-    /// Credentials expired: one refresh, however many triggers (the state absorbs the rest).
+    /// Credentials expired: one refresh, however many triggers (the state absorbs the rest
+    /// while refreshing; `refreshInFlight` absorbs a trigger that comes after the machine left
+    /// a refresh, e.g. disconnect, connect, 4001 again, before the provider answered).
     mutating func beginRefresh(reason: String) -> [Effect] {
         failures += 1
         lastDelay = .zero
         state = .refreshing(reason: reason)
+        guard !refreshInFlight else { return [.report(phase)] }
+        refreshInFlight = true
         return [.refreshCredentials, .report(phase)]
     }
 

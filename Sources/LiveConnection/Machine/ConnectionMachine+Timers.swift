@@ -32,6 +32,8 @@ extension ConnectionMachine {
     }
 
     mutating func credentialsRefreshed(_ succeeded: Bool, using random: inout some RandomSource) -> [Effect] {
+        // The one refresh in flight answered, whatever state the machine is in now.
+        refreshInFlight = false
         guard case .refreshing(let reason) = state else { return [] }
         guard wanted else { return enter(.stopped(reason: "disconnected")) }
         guard foreground else { return enter(.backgrounded) }

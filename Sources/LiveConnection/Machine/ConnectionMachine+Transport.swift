@@ -2,6 +2,9 @@
 // anything else is stale and changes nothing.
 extension ConnectionMachine {
     mutating func opened(_ g: Generation) -> [Effect] {
+        // A repeated open of the live connection is not a stale one: closing it would leave
+        // the machine open on a socket the shell has closed.
+        if case .open(g, _) = state { return [] }
         guard case .connecting(g) = state else {
             // A late open of an abandoned attempt: close it, so two sockets never live at once
             // (socket.io 430, reconnecting-websocket PR 69).

@@ -58,6 +58,9 @@ public struct ConnectionMachine: Hashable, Sendable {
     public internal(set) var topics: [String] = []
     /// The last resume sequence number delivered to the app.
     public internal(set) var lastSequence: UInt64?
+    /// A `refreshCredentials` effect was emitted and its `credentialsRefreshed` has not
+    /// arrived: the provider is never asked twice at once.
+    public internal(set) var refreshInFlight = false
     /// Commands handed to the live connection whose send has not completed.
     public internal(set) var commandsInFlight: [CommandID] = []
 
