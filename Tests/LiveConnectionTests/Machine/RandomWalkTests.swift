@@ -1,0 +1,283 @@
+import Testing
+
+@testable import LiveConnection
+
+/// A seeded random walk over the pure machine: a generator that knows the live generation
+/// feeds it plausible and stale inputs, a toy shell applies its effects, and structural
+/// invariants are checked after every step.
+@Suite("Machine: random walk")
+struct RandomWalkTests {
+    static let policies: [BackoffPolicy] = [
+        .fullJitter(), .equalJitter(), .decorrelatedJitter(), .proportionalJitter(), .exponential(), .table(),
+    ]
+
+    @Test("structural invariants hold after every step of a random walk", arguments: policies, 0..<24 as Range<UInt64>)
+    func invariantsHold(policy: BackoffPolicy, seed: UInt64) throws {
+        var walk = RandomWalk(policy: policy, seed: seed)
+        for _ in 0..<400 {
+            walk.step()
+            if !walk.violations.isEmpty { break }
+        }
+        walk.finish()
+        #expect(
+            walk.violations.isEmpty,
+            "seed \(seed), \(policy): \(walk.violations.joined(separator: "; "))\nlast inputs:\n\(walk.history.suffix(12).joined(separator: "\n"))"
+        )
+        // The walk must have exercised the machine, not idled in one state.
+        #expect(walk.opens > 0, "seed \(seed): never opened")
+    }
+
+    @Test("the same seed walks the same path")
+    func walksAreReproducible() {
+        func run() -> [String] {
+            var walk = RandomWalk(policy: .fullJitter(), seed: 7)
+            for _ in 0..<300 { walk.step() }
+            return walk.history
+        }
+        #expect(run() == run())
+    }
+}
+
+/// The walk: machine, toy shell, input generator, invariant checks.
+struct RandomWalk {
+    var machine: ConnectionMachine
+    var machineRandom: Xoshiro256StarStar
+    var random: Xoshiro256StarStar
+    var history: [String] = []
+    var violations: [String] = []
+
+    // The toy shell's view, built only from effects.
+    /// Generations with an `openConnection` and no `closeConnection` since.
+    var sockets: [Generation] = []
+    var armed: [TimerID] = []
+    var refreshPending = false
+    /// Commands sent on a generation whose transport has not taken them yet.
+    var unsentCommands: [(Generation, CommandID)] = []
+    var issued: [CommandID] = []
+    var answers: [CommandID: Int] = [:]
+    var nextCommand: CommandID = 1
+    /// The server's sequence counter, and the sequences the machine delivered.
+    var serverSequence: UInt64 = 0
+    var delivered: [UInt64] = []
+    var opens = 0
+
+    init(policy: BackoffPolicy, seed: UInt64) {
+        var configuration = ConnectionConfiguration()
+        configuration.backoff = policy
+        machine = ConnectionMachine(configuration: configuration)
+        machineRandom = Xoshiro256StarStar(seed: seed ^ 0x9E37_79B9)
+        random = Xoshiro256StarStar(seed: seed)
+    }
+
+    mutating func pick<T>(_ choices: [T]) -> T { choices[Int(random.uniform(below: UInt64(choices.count)))] }
+
+    /// A generation that is not the live one (0 if none was ever minted).
+    mutating func staleGeneration() -> Generation {
+        let live = machine.liveGeneration
+        let candidates = (0...machine.generation.rawValue).map { Generation($0) }.filter { $0 != live }
+        return pick(candidates)
+    }
+
+    /// The next input: mostly what a real shell and network could produce now.
+    mutating func nextInput() -> Input {
+        let live = machine.liveGeneration
+        switch random.uniform(below: 100) {
+        case 0..<4: return .connect(pick([.primary, .secondary]))
+        case 4..<7: return .disconnect
+        case 7..<12: return .setForeground(random.chance(0.6))
+        case 12..<16: return .subscribe(pick(["availability", "loans", "holds"]))
+        case 16..<18: return .unsubscribe(pick(["availability", "loans", "holds"]))
+        case 18..<24:
+            defer { nextCommand = CommandID(nextCommand.rawValue + 1) }
+            return .send(nextCommand)
+        case 24..<26 where refreshPending:  // a slow provider: triggers pile up meanwhile
+            return .credentialsRefreshed(succeeded: random.chance(0.7))
+        case 30..<45 where !armed.isEmpty:
+            return .timerFired(pick(armed))
+        case 45..<52:
+            // A stale input of any kind.
+            let g = staleGeneration()
+            return pick([
+                .opened(g), .connectFailed(g, .refused), .received(g, sequence: serverSequence), .pong(g),
+                .closedByPeer(g, code: .tokenExpired, reason: "late"), .failed(g, .reset(errno: "EPIPE")),
+                .sendCompleted(g, CommandID(random.uniform(below: nextCommand.rawValue))),
+                .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)), .timerFired(.pongDeadline(g)),
+            ])
+        default:
+            break
+        }
+        guard let g = live else { return .setForeground(true) }
+        if case .connecting = machine.state {
+            return random.chance(0.7)
+                ? .opened(g)
+                : .connectFailed(
+                    g, pick([.refused, .handshakeRejected(status: 503), .handshakeRejected(status: 401), .handshakeRejected(status: 403)]))
+        }
+        switch random.uniform(below: 10) {
+        case 0..<4:
+            // The server sends the next message, sometimes replays one, sometimes skips one.
+            switch random.uniform(below: 6) {
+            case 0: return .received(g, sequence: nil)
+            case 1: return .received(g, sequence: max(serverSequence, 1) - 1)
+            case 2:
+                serverSequence += 2
+                return .received(g, sequence: serverSequence)
+            default:
+                serverSequence += 1
+                return .received(g, sequence: serverSequence)
+            }
+        case 4: return .pong(g)
+        case 5..<7 where !unsentCommands.isEmpty:
+            let (generation, id) = pick(unsentCommands)
+            return .sendCompleted(generation, id)
+        case 7:
+            return .closedByPeer(g, code: pick([.normal, .goingAway, .internalError, .tokenExpired, .forbidden, .policyViolation]), reason: "server")
+        default:
+            return .failed(g, .reset(errno: "ECONNRESET"))
+        }
+    }
+
+    mutating func step() {
+        let input = nextInput()
+        history.append(input.description)
+        apply(input)
+    }
+
+    /// Disconnects and checks that every command was answered exactly once.
+    mutating func finish() {
+        apply(.disconnect)
+        for id in issued where answers[id] != 1 {
+            fail("\(id) answered \(answers[id] ?? 0) times")
+        }
+        if !sockets.isEmpty { fail("sockets \(sockets) still open after disconnect") }
+        if !armed.isEmpty { fail("timers \(armed) still armed after disconnect") }
+    }
+
+    mutating func fail(_ message: String) { violations.append("step \(history.count) (\(history.last ?? "-")): \(message)") }
+
+    mutating func apply(_ input: Input) {
+        let before = machine
+        if case .send(let id) = input { issued.append(id) }
+        if case .timerFired(let timer) = input { armed.removeAll { $0 == timer } }
+        if case .credentialsRefreshed = input { refreshPending = false }
+        if case .sendCompleted(let g, let id) = input { unsentCommands.removeAll { $0 == (g, id) } }
+        let effects = machine.handle(input, using: &machineRandom)
+
+        // Stale inputs change nothing; a late open is closed.
+        if let g = input.generation, g != before.liveGeneration {
+            if machine != before { fail("stale \(input) changed the machine") }
+            let allowed: [Effect] = if case .opened = input { [.closeConnection(g, code: .normal, reason: "stale connection")] } else { [] }
+            if effects != allowed { fail("stale \(input) produced \(effects)") }
+        }
+        // Nothing but reports (and refusals) after stopping, until connect(to:).
+        if case .stopped = before.state, !isConnect(input) {
+            for effect in effects {
+                switch effect {
+                case .report, .completeCommand(_, .notConnected): break
+                case .closeConnection(let g, _, _) where !sockets.contains(g): break  // a late open, closed
+                default: fail("\(effect) while stopped")
+                }
+            }
+        }
+
+        var lastDelay = before.lastDelay
+        for (index, effect) in effects.enumerated() {
+            switch effect {
+            case .openConnection(let g, let endpoint):
+                if !sockets.isEmpty { fail("open \(g) while \(sockets) still open") }
+                if g != before.generation.next { fail("open \(g) does not follow \(before.generation)") }
+                if endpoint != machine.endpoint { fail("open to \(endpoint), not the chosen \(String(describing: machine.endpoint))") }
+                sockets.append(g)
+            case .closeConnection(let g, _, _):
+                sockets.removeAll { $0 == g }
+                unsentCommands.removeAll { $0.0 == g }
+            case .send(let g, let outbound):
+                guard case .open(g, _) = machine.state, sockets == [g] else {
+                    fail("send \(outbound) on \(g), which is not open (state \(machine.state))")
+                    break
+                }
+                if case .command(let id) = outbound { unsentCommands.append((g, id)) }
+            case .ping(let g):
+                if case .open(g, _) = machine.state, sockets == [g] {} else { fail("ping on \(g), which is not open") }
+            case .startTimer(let timer, let delay):
+                armed.removeAll { $0 == timer }
+                armed.append(timer)
+                if timer == .retry {
+                    let bound = machine.configuration.backoff.maximumDelay
+                    if delay < .zero || delay > bound { fail("retry delay \(delay) outside 0…\(bound)") }
+                    let claimed = machine.configuration.backoff.distribution(
+                        afterFailures: max(machine.failures - (isRefreshDelay(input) ? 1 : 0), 0), previous: lastDelay)
+                    if !claimed.bounds.contains(delay) { fail("retry delay \(delay) outside \(claimed)") }
+                    lastDelay = delay
+                }
+            case .cancelTimer(let timer):
+                armed.removeAll { $0 == timer }
+            case .refreshCredentials:
+                if refreshPending { fail("a second refresh while one is in flight") }
+                refreshPending = true
+            case .completeCommand(let id, _):
+                answers[id, default: 0] += 1
+                if answers[id]! > 1 { fail("\(id) answered twice") }
+                if !issued.contains(id) { fail("\(id) answered but never sent") }
+            case .deliverMessage:
+                if case .received(_, let sequence?) = input {
+                    if let last = delivered.last, sequence <= last { fail("delivered \(sequence) after \(last)") }
+                    delivered.append(sequence)
+                }
+            case .reportGap:
+                break
+            case .report(.open):
+                opens += 1
+                guard case .open(let g, _) = machine.state else { fail("reported open in \(machine.state)"); break }
+                let sent = effects[..<index].compactMap { if case .send(g, let outbound) = $0 { outbound } else { nil } }
+                var expected = machine.topics.map(Outbound.subscribe)
+                if let last = machine.lastSequence, machine.configuration.resume { expected.append(.resume(after: last)) }
+                if sent != expected { fail("open on \(g) after sending \(sent), expected \(expected)") }
+                if machine.failures != 0 { fail("failures \(machine.failures) after an open") }
+            case .report:
+                break
+            }
+        }
+        checkState(before: before, effects: effects)
+    }
+
+    func isConnect(_ input: Input) -> Bool { if case .connect = input { true } else { false } }
+
+    /// A successful refresh draws the delay for the failures before the expiry.
+    func isRefreshDelay(_ input: Input) -> Bool { input == .credentialsRefreshed(succeeded: true) }
+
+    mutating func checkState(before: ConnectionMachine, effects: [Effect]) {
+        // One live generation at most, and the shell holds exactly its socket.
+        let live = machine.liveGeneration
+        if sockets != (live.map { [$0] } ?? []) { fail("sockets \(sockets) but live generation \(String(describing: live))") }
+        // Timers match the state exactly: none leaks, none is missing.
+        var expected: [TimerID] = []
+        switch machine.state {
+        case .connecting(let g): expected = [.connectTimeout(g)]
+        case .open(let g, let awaiting): expected = awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]
+        case .waiting: expected = [.retry]
+        case .idle, .refreshing, .backgrounded, .stopped: expected = []
+        }
+        if Set(armed) != Set(expected) { fail("armed \(armed) in state \(machine.state), expected \(expected)") }
+        // The three facts.
+        switch machine.state {
+        case .connecting, .open, .waiting:
+            if !machine.wanted || !machine.foreground { fail("\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)") }
+        case .backgrounded:
+            if !machine.wanted || machine.foreground { fail("backgrounded but wanted \(machine.wanted) foreground \(machine.foreground)") }
+        case .refreshing:
+            if !machine.wanted { fail("refreshing but not wanted") }
+        case .idle, .stopped:
+            if machine.wanted { fail("\(machine.state) but wanted") }
+        }
+        // Commands in flight are exactly the ones sent and not yet answered, only while open.
+        let unanswered = issued.filter { answers[$0] == nil }
+        if machine.commandsInFlight != unanswered { fail("in flight \(machine.commandsInFlight), unanswered \(unanswered)") }
+        if case .open = machine.state {} else if !machine.commandsInFlight.isEmpty { fail("commands in flight in \(machine.state)") }
+        // Every change of phase is reported, and the last report is the current phase.
+        if before.phase != machine.phase, effects.phases.last != machine.phase {
+            fail("phase \(before.phase) → \(machine.phase) reported as \(effects.phases)")
+        }
+        if refreshPending != machine.refreshInFlight { fail("refresh pending \(refreshPending), machine says \(machine.refreshInFlight)") }
+    }
+}
