@@ -3,8 +3,8 @@
 extension ConnectionMachine {
     mutating func opened(_ g: Generation) -> [Effect] {
         // A repeated open of the live connection is not a stale one: closing it would leave
-        // the machine open on a socket the shell has closed.
-        if case .open(g, _) = state { return [] }
+        // the machine believing in a socket the shell has closed.
+        if connectedGeneration == g { return [] }
         guard case .connecting(g) = state else {
             // A late open of an abandoned attempt: close it, so two sockets never live at once
             // (socket.io 430, reconnecting-websocket PR 69).

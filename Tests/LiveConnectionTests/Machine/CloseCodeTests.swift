@@ -109,7 +109,7 @@ struct CloseCodeTests {
         // The one refresh finishing completes the second wait too.
         #expect(driver.handle(.credentialsRefreshed(succeeded: true)).opened == [3])
         // A later expiry starts a new refresh.
-        driver.handle(.opened(3))
+        driver.open(3)
         driver.handle(.closedByPeer(3, code: .tokenExpired, reason: "expired"))
         #expect(driver.log.filter { $0 == .refreshCredentials }.count == 2)
     }

@@ -47,7 +47,7 @@ struct CommandTests {
         driver.handle(.sendCompleted(1, 2))
         driver.handle(.connect(.primary))
         driver.handle(.setForeground(true))
-        if let g = driver.machine.liveGeneration { driver.handle(.opened(g)) }
+        if let g = driver.machine.liveGeneration { driver.open(g) }
         let resent = driver.log.filter { if case .send(_, .command(2)) = $0 { true } else { false } }
         #expect(resent.count == 1)
         #expect(driver.log.completions[2] == [.outcomeUnknown])
@@ -79,7 +79,7 @@ struct CommandTests {
         try driver.connectAndOpen()
         try driver.reset()
         try driver.fire(.retry)
-        driver.handle(.opened(2))
+        driver.open(2)
         #expect(driver.handle(.send(4)) == [.send(2, .command(4))])
     }
 }

@@ -9,7 +9,7 @@ struct GenerationTests {
     /// Every kind of input that names a generation, for a given (stale) generation.
     enum StaleInput: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case opened, connectFailed, received, receivedWithSequence, pong, closedByPeer, closedTerminal,
-            closedTokenExpired, failed, sendCompleted, connectTimeout, heartbeat, pongDeadline
+            closedTokenExpired, failed, sendCompleted, flushed, connectTimeout, heartbeat, pongDeadline
 
         var testDescription: String { rawValue }
 
@@ -25,6 +25,7 @@ struct GenerationTests {
             case .closedTokenExpired: .closedByPeer(g, code: .tokenExpired, reason: "late")
             case .failed: .failed(g, .reset(errno: "ECONNRESET"))
             case .sendCompleted: .sendCompleted(g, 1)
+            case .flushed: .flushed(g)
             case .connectTimeout: .timerFired(.connectTimeout(g))
             case .heartbeat: .timerFired(.heartbeat(g))
             case .pongDeadline: .timerFired(.pongDeadline(g))
@@ -57,7 +58,7 @@ struct GenerationTests {
         var driver = MachineDriver()
         try driver.connectAndOpen()
         driver.handle(.connect(.secondary))  // generation 2 replaces 1
-        driver.handle(.opened(2))
+        driver.open(2)
         let before = driver.machine
         #expect(driver.handle(.closedByPeer(1, code: .goingAway, reason: "late onclose")).isEmpty)
         #expect(driver.handle(.failed(1, .reset(errno: "EPIPE"))).isEmpty)
@@ -76,13 +77,15 @@ struct GenerationTests {
         #expect(driver.state == .connecting(2))
     }
 
-    @Test("a repeated open of the live connection changes nothing and does not close it")
-    func duplicateOpenOfLiveConnection() throws {
+    @Test("a repeated open of the live connection changes nothing and does not close it", arguments: [false, true])
+    func duplicateOpenOfLiveConnection(flushed: Bool) throws {
         var driver = MachineDriver()
-        try driver.connectAndOpen()
+        driver.handle(.connect(.primary))
+        driver.handle(.opened(1))
+        if flushed { driver.handle(.flushed(1)) }
         let before = driver.machine
         let effects = driver.handle(.opened(1))
-        #expect(effects.isEmpty, "closing the live connection while staying open would strand the machine: \(effects)")
+        #expect(effects.isEmpty, "closing the live connection while keeping it would strand the machine: \(effects)")
         #expect(driver.machine == before)
     }
 
@@ -92,7 +95,7 @@ struct GenerationTests {
         driver.handle(.connect(.primary))
         try driver.failAttempts(3)
         try driver.fire(.retry)
-        driver.handle(.opened(4))
+        driver.open(4)
         driver.handle(.setForeground(false))
         driver.handle(.setForeground(true))
         driver.handle(.connect(.secondary))
@@ -106,7 +109,7 @@ struct GenerationTests {
         try driver.fire(.heartbeat(1))
         try driver.reset()
         try driver.fire(.retry)
-        driver.handle(.opened(2))
+        driver.open(2)
         try driver.fire(.heartbeat(2))
         let before = driver.machine
         // The old deadline racing its cancel: must not be taken for generation 2's.

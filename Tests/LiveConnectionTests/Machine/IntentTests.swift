@@ -27,7 +27,7 @@ struct IntentTests {
         let whileConnecting = driver.machine
         #expect(driver.handle(.connect(.primary)).isEmpty)
         #expect(driver.machine == whileConnecting)
-        driver.handle(.opened(try driver.live))
+        driver.open(try driver.live)
         let whileOpen = driver.machine
         #expect(driver.handle(.connect(.primary)).isEmpty)
         #expect(driver.machine == whileOpen)
@@ -139,7 +139,7 @@ struct IntentTests {
         #expect(driver.handle(.subscribe("availability")).isEmpty)
         driver.handle(.connect(.primary))
         #expect(driver.handle(.subscribe("loans")).isEmpty, "connecting: the open will resubscribe")
-        driver.handle(.opened(1))
+        driver.open(1)
         #expect(driver.handle(.subscribe("holds")) == [.send(1, .subscribe("holds"))])
         #expect(driver.machine.topics == ["availability", "loans", "holds"])
     }
@@ -163,7 +163,7 @@ struct IntentTests {
         #expect(driver.handle(.unsubscribe("never")).isEmpty)
         try driver.reset()
         try driver.fire(.retry)
-        let reopen = driver.handle(.opened(2))
+        let reopen = driver.open(2)
         #expect(!reopen.contains(.send(2, .subscribe("availability"))))
         #expect(reopen.contains(.send(2, .subscribe("loans"))))
     }
@@ -174,7 +174,7 @@ struct IntentTests {
         try driver.connectAndOpen(to: .secondary)
         try driver.reset()
         try driver.fire(.retry)
-        driver.handle(.opened(2))
+        driver.open(2)
         driver.handle(.closedByPeer(2, code: .tokenExpired, reason: "expired"))
         driver.handle(.credentialsRefreshed(succeeded: true))
         driver.handle(.setForeground(false))
@@ -196,7 +196,7 @@ struct IntentTests {
 
 /// Named starting points: every `State` case, reached through real inputs.
 enum SetupState: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case idle, connecting, open, openAwaitingPong, waiting, refreshing, backgrounded, stoppedDisconnected,
+    case idle, connecting, subscribing, open, openAwaitingPong, waiting, refreshing, backgrounded, stoppedDisconnected,
         stoppedTerminal
 
     var testDescription: String { rawValue }
@@ -215,16 +215,17 @@ enum SetupState: String, CaseIterable, CustomTestStringConvertible, Sendable {
         switch self {
         case .idle: preconditionFailure("handled above")
         case .connecting: break
-        case .open: driver.handle(.opened(2))
+        case .subscribing: driver.handle(.opened(2))
+        case .open: driver.open(2)
         case .openAwaitingPong:
-            driver.handle(.opened(2))
+            driver.open(2)
             try driver.fire(.heartbeat(2))
         case .waiting: driver.handle(.connectFailed(2, .refused))
         case .refreshing: driver.handle(.connectFailed(2, .handshakeRejected(status: 401)))
         case .backgrounded: driver.handle(.setForeground(false))
         case .stoppedDisconnected: driver.handle(.disconnect)
         case .stoppedTerminal:
-            driver.handle(.opened(2))
+            driver.open(2)
             driver.handle(.closedByPeer(2, code: .forbidden, reason: "forbidden"))
         }
         return driver

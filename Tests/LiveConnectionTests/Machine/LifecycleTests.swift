@@ -82,7 +82,7 @@ struct LifecycleTests {
         driver.handle(.connect(.primary))
         try driver.failAttempts(4)  // waited 1, 2, 4, 8 s
         try driver.fire(.retry)
-        driver.handle(.opened(try driver.live))
+        driver.open(try driver.live)
         #expect(driver.phase == .open)
         let effects = try driver.reset()
         #expect(effects.retryDelays == [.seconds(1)], "not 16 s: the open proved the server reachable")
@@ -101,6 +101,7 @@ struct LifecycleTests {
         // Delays at the top of their ranges: 3, 9, 27 s.
         #expect(driver.machine.lastDelay == .seconds(27))
         driver.machine.handle(.opened(try driver.live), using: &top)
+        driver.machine.handle(.flushed(try driver.live), using: &top)
         let effects = driver.machine.handle(.failed(try driver.live, .refused), using: &top)
         #expect(effects.retryDelays == [.seconds(3)], "U(1 s, 3·1 s), not U(1 s, 3·27 s)")
     }

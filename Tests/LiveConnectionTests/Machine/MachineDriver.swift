@@ -103,7 +103,13 @@ struct MachineDriver {
     @discardableResult
     mutating func connectAndOpen(to endpoint: Endpoint = .primary) throws -> [Effect] {
         handle(.connect(endpoint))
-        return handle(.opened(try live))
+        return open(try live)
+    }
+
+    /// The handshake of `g` completes and the transport takes the resubscriptions.
+    @discardableResult
+    mutating func open(_ g: Generation) -> [Effect] {
+        handle(.opened(g)) + handle(.flushed(g))
     }
 
     /// Drops the live connection with a reset: the machine ends waiting.

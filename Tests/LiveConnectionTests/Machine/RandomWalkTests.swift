@@ -51,6 +51,13 @@ struct RandomWalk {
     var sockets: [Generation] = []
     var armed: [TimerID] = []
     var refreshPending = false
+    /// A `flush` the toy transport has not answered with `flushed` yet.
+    var flushPending: Generation?
+    /// Per generation: the topics its socket is subscribed to (from the sends), and the
+    /// resume it must send (the last sequence when it opened).
+    var subscribedOn: [Generation: [String]] = [:]
+    var resumeOn: [Generation: [UInt64]] = [:]
+    var resumeExpected: [Generation: UInt64?] = [:]
     /// Commands sent on a generation whose transport has not taken them yet.
     var unsentCommands: [(Generation, CommandID)] = []
     var issued: [CommandID] = []
@@ -107,6 +114,9 @@ struct RandomWalk {
             break
         }
         guard let g = live else { return .setForeground(true) }
+        if case .subscribing = machine.state, flushPending == g, random.chance(0.5) {
+            return .flushed(g)
+        }
         if case .connecting = machine.state {
             return random.chance(0.7)
                 ? .opened(g)
@@ -161,6 +171,10 @@ struct RandomWalk {
         if case .timerFired(let timer) = input { armed.removeAll { $0 == timer } }
         if case .credentialsRefreshed = input { refreshPending = false }
         if case .sendCompleted(let g, let id) = input { unsentCommands.removeAll { $0 == (g, id) } }
+        if case .flushed(let g) = input, flushPending == g { flushPending = nil }
+        if case .opened(let g) = input, case .connecting(g) = before.state {
+            resumeExpected[g] = before.configuration.resume ? before.lastSequence : nil
+        }
         let effects = machine.handle(input, using: &machineRandom)
 
         // Stale inputs change nothing; a late open is closed.
@@ -181,7 +195,7 @@ struct RandomWalk {
         }
 
         var lastDelay = before.lastDelay
-        for (index, effect) in effects.enumerated() {
+        for effect in effects {
             switch effect {
             case .openConnection(let g, let endpoint):
                 if !sockets.isEmpty { fail("open \(g) while \(sockets) still open") }
@@ -191,12 +205,23 @@ struct RandomWalk {
             case .closeConnection(let g, _, _):
                 sockets.removeAll { $0 == g }
                 unsentCommands.removeAll { $0.0 == g }
+                if flushPending == g { flushPending = nil }
             case .send(let g, let outbound):
-                guard case .open(g, _) = machine.state, sockets == [g] else {
-                    fail("send \(outbound) on \(g), which is not open (state \(machine.state))")
+                guard machine.connectedGeneration == g, sockets == [g] else {
+                    fail("send \(outbound) on \(g), which is not connected (state \(machine.state))")
                     break
                 }
-                if case .command(let id) = outbound { unsentCommands.append((g, id)) }
+                switch outbound {
+                case .command(let id):
+                    if case .open = machine.state {} else { fail("command \(id) sent before open") }
+                    unsentCommands.append((g, id))
+                case .subscribe(let topic): subscribedOn[g, default: []].append(topic)
+                case .unsubscribe(let topic): subscribedOn[g, default: []].removeAll { $0 == topic }
+                case .resume(let after): resumeOn[g, default: []].append(after)
+                }
+            case .flush(let g):
+                if machine.connectedGeneration != g || sockets != [g] { fail("flush on \(g), which is not connected") }
+                flushPending = g
             case .ping(let g):
                 if case .open(g, _) = machine.state, sockets == [g] {} else { fail("ping on \(g), which is not open") }
             case .startTimer(let timer, let delay):
@@ -229,10 +254,13 @@ struct RandomWalk {
             case .report(.open):
                 opens += 1
                 guard case .open(let g, _) = machine.state else { fail("reported open in \(machine.state)"); break }
-                let sent = effects[..<index].compactMap { if case .send(g, let outbound) = $0 { outbound } else { nil } }
-                var expected = machine.topics.map(Outbound.subscribe)
-                if let last = machine.lastSequence, machine.configuration.resume { expected.append(.resume(after: last)) }
-                if sent != expected { fail("open on \(g) after sending \(sent), expected \(expected)") }
+                // Every topic subscribed on this socket, the resume sent, and the transport took them.
+                let subscribed = subscribedOn[g] ?? []
+                if subscribed != machine.topics { fail("open on \(g) subscribed to \(subscribed), topics \(machine.topics)") }
+                let resumes = resumeOn[g] ?? []
+                let expectedResume = (resumeExpected[g] ?? nil).map { [$0] } ?? []
+                if resumes != expectedResume { fail("open on \(g) after resumes \(resumes), expected \(expectedResume)") }
+                if !(input == .flushed(g)) { fail("open on \(g) reported on \(input), not on the flush") }
                 if machine.failures != 0 { fail("failures \(machine.failures) after an open") }
             case .report:
                 break
@@ -253,7 +281,7 @@ struct RandomWalk {
         // Timers match the state exactly: none leaks, none is missing.
         var expected: [TimerID] = []
         switch machine.state {
-        case .connecting(let g): expected = [.connectTimeout(g)]
+        case .connecting(let g), .subscribing(let g): expected = [.connectTimeout(g)]
         case .open(let g, let awaiting): expected = awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]
         case .waiting: expected = [.retry]
         case .idle, .refreshing, .backgrounded, .stopped: expected = []
@@ -261,7 +289,7 @@ struct RandomWalk {
         if Set(armed) != Set(expected) { fail("armed \(armed) in state \(machine.state), expected \(expected)") }
         // The three facts.
         switch machine.state {
-        case .connecting, .open, .waiting:
+        case .connecting, .subscribing, .open, .waiting:
             if !machine.wanted || !machine.foreground { fail("\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)") }
         case .backgrounded:
             if !machine.wanted || machine.foreground { fail("backgrounded but wanted \(machine.wanted) foreground \(machine.foreground)") }

@@ -16,17 +16,68 @@ struct ResubscribeResumeTests {
         for g: Generation in [2, 3] {
             try driver.reset()
             try driver.fire(.retry)
-            let effects = driver.handle(.opened(g))
+            let effects = driver.open(g)
             #expect(
                 effects == [
-                    .cancelTimer(.connectTimeout(g)),
                     .send(g, .subscribe("availability")),
                     .send(g, .subscribe("loans")),
                     .send(g, .resume(after: 41)),
+                    .flush(g),
+                    .cancelTimer(.connectTimeout(g)),
                     .startTimer(.heartbeat(g), driver.machine.configuration.heartbeatInterval),
                     .report(.open),
                 ])
         }
+    }
+
+    @Test("open is reported only once the transport took the resubscriptions; until then the attempt is still connecting")
+    func openWaitsForFlush() throws {
+        var driver = MachineDriver()
+        driver.handle(.subscribe("loans"))
+        driver.handle(.connect(.primary))
+        let opened = driver.handle(.opened(1))
+        #expect(opened == [.send(1, .subscribe("loans")), .flush(1)])
+        #expect(driver.state == .subscribing(1))
+        #expect(driver.phase == .connecting(attempt: 1))
+        #expect(driver.isArmed(.connectTimeout(1)), "a server that never takes the subscriptions is a connect timeout")
+        let flushed = driver.handle(.flushed(1))
+        #expect(flushed.phases == [.open])
+        #expect(!driver.isArmed(.connectTimeout(1)))
+    }
+
+    @Test("a connection whose resubscriptions are never taken times out like a handshake")
+    func subscribingTimesOut() throws {
+        var driver = MachineDriver(.with { $0.backoff = .table() })
+        driver.handle(.connect(.primary))
+        driver.handle(.opened(1))
+        let effects = driver.advance(by: .seconds(10))
+        #expect(effects.contains(.closeConnection(1, code: .normal, reason: "connect timeout")))
+        #expect(driver.state == .waiting(reason: "connect timeout"))
+    }
+
+    @Test("a connection that drops before its resubscriptions were taken is a failure: the counter does not reset")
+    func dropWhileSubscribingCountsAsFailure() throws {
+        var driver = MachineDriver(.with { $0.backoff = .table() })
+        driver.handle(.connect(.primary))
+        try driver.failAttempts(2)  // waited 1, 2 s
+        try driver.fire(.retry)
+        driver.handle(.opened(3))
+        let effects = driver.handle(.failed(3, .reset(errno: "ECONNRESET")))
+        #expect(effects.retryDelays == [.seconds(4)])
+    }
+
+    @Test("subscribing while resubscribing sends at once; messages arriving meanwhile are delivered in order")
+    func activityWhileSubscribing() throws {
+        var driver = MachineDriver()
+        try driver.connectAndOpen()
+        driver.handle(.received(1, sequence: 5))
+        try driver.reset()
+        try driver.fire(.retry)
+        driver.handle(.opened(2))
+        #expect(driver.handle(.subscribe("holds")) == [.send(2, .subscribe("holds"))])
+        #expect(driver.handle(.received(2, sequence: 5)).isEmpty, "a replayed duplicate")
+        #expect(driver.handle(.received(2, sequence: 6)) == [.deliverMessage])
+        #expect(driver.handle(.send(1)) == [.completeCommand(1, .notConnected)], "not open yet")
     }
 
     @Test("the first connection, before any message, asks for no resume")
@@ -47,7 +98,7 @@ struct ResubscribeResumeTests {
         #expect(driver.handle(.received(1, sequence: 9)) == [.deliverMessage])
         try driver.reset()
         try driver.fire(.retry)
-        #expect(!driver.handle(.opened(2)).contains { if case .send(_, .resume) = $0 { true } else { false } })
+        #expect(!driver.open(2).contains { if case .send(_, .resume) = $0 { true } else { false } })
     }
 
     @Test("messages in order are delivered and remembered")
@@ -87,7 +138,7 @@ struct ResubscribeResumeTests {
         for sequence: UInt64 in 1...3 { driver.handle(.received(1, sequence: sequence)) }
         try driver.reset()
         try driver.fire(.retry)
-        #expect(driver.handle(.opened(2)).contains(.send(2, .resume(after: 3))))
+        #expect(driver.open(2).contains(.send(2, .resume(after: 3))))
         // The server replays from its log, overlapping what was already delivered.
         var delivered: [UInt64] = []
         for sequence: UInt64 in 2...5 where driver.handle(.received(2, sequence: sequence)).contains(.deliverMessage) {
