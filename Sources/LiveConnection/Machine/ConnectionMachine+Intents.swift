@@ -71,6 +71,11 @@ extension ConnectionMachine {
         topics.append(topic)
         // While connected, send at once; otherwise the next open resubscribes everything.
         guard let g = connectedGeneration else { return [] }
+        if case .subscribing = state {
+            // Not open until the transport took this one too.
+            flushesPending += 1
+            return [.send(g, .subscribe(topic)), .flush(g)]
+        }
         return [.send(g, .subscribe(topic))]
     }
 

@@ -26,6 +26,7 @@ extension ConnectionMachine {
             preconditionFailure("tearing down \(g) in state \(state)")
         }
         effects.append(.closeConnection(g, code: code, reason: reason))
+        flushesPending = 0
         effects += commandsInFlight.map { .completeCommand($0, outcome) }
         commandsInFlight = []
         return effects

@@ -19,11 +19,14 @@ extension ConnectionMachine {
             effects.append(.send(g, .resume(after: lastSequence)))
         }
         effects.append(.flush(g))
+        flushesPending = 1
         return effects
     }
 
     mutating func flushed(_ g: Generation) -> [Effect] {
         guard case .subscribing(g) = state else { return [] }
+        flushesPending -= 1
+        guard flushesPending == 0 else { return [] }
         // A success: the failure counter starts again (ferd/backoff: it must reset).
         failures = 0
         lastDelay = nil

@@ -61,6 +61,9 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// A `refreshCredentials` effect was emitted and its `credentialsRefreshed` has not
     /// arrived: the provider is never asked twice at once.
     public internal(set) var refreshInFlight = false
+    /// Flushes asked of the resubscribing connection and not yet answered: open is
+    /// reported when the last one is, so a topic subscribed mid-resubscription counts too.
+    public internal(set) var flushesPending = 0
     /// Commands handed to the live connection whose send has not completed.
     public internal(set) var commandsInFlight: [CommandID] = []
 

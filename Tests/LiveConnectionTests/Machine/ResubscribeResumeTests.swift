@@ -74,10 +74,22 @@ struct ResubscribeResumeTests {
         try driver.reset()
         try driver.fire(.retry)
         driver.handle(.opened(2))
-        #expect(driver.handle(.subscribe("holds")) == [.send(2, .subscribe("holds"))])
+        #expect(driver.handle(.subscribe("holds")) == [.send(2, .subscribe("holds")), .flush(2)])
         #expect(driver.handle(.received(2, sequence: 5)).isEmpty, "a replayed duplicate")
         #expect(driver.handle(.received(2, sequence: 6)) == [.deliverMessage])
         #expect(driver.handle(.send(1)) == [.completeCommand(1, .notConnected)], "not open yet")
+    }
+
+    @Test("a topic subscribed mid-resubscription is taken before open is reported")
+    func lateSubscribeDelaysOpen() throws {
+        var driver = MachineDriver()
+        driver.handle(.subscribe("loans"))
+        driver.handle(.connect(.primary))
+        driver.handle(.opened(1))
+        driver.handle(.subscribe("holds"))
+        #expect(driver.handle(.flushed(1)).phases.isEmpty, "the first flush does not cover 'holds'")
+        #expect(driver.state == .subscribing(1))
+        #expect(driver.handle(.flushed(1)).phases == [.open])
     }
 
     @Test("the first connection, before any message, asks for no resume")
