@@ -66,6 +66,17 @@ struct SimulationDriverTests {
         #expect(result.finalTime == .start.advanced(by: .seconds(5)))
     }
 
+    @Test("a livelock that never lets time advance stops at the job limit")
+    func jobLimitStopsLivelock() {
+        let clock = VirtualClock()
+        let result = Simulation.run(strategy: .random(seed: 4), clock: clock, until: .seconds(1), jobLimit: 500) {
+            while true { await Task.yield() }
+        }
+        #expect(result.jobsRun == 500)
+        #expect(!result.timeLimitReached)
+        #expect(throws: SimulationError.exceededJobLimit(jobsRun: 500, at: .start)) { try result.get() }
+    }
+
     @Test("a limit is measured from the clock's time when the run starts")
     func limitIsRelative() {
         let clock = VirtualClock(startingAt: .start.advanced(by: .seconds(100)))

@@ -20,7 +20,9 @@ import Synchronization
 /// soon as the body has finished. If nothing is ready and nobody sleeps while the body is
 /// unfinished, the run ends as ``SimulationResult/Outcome/deadlocked`` instead of hanging.
 /// With a time limit, the clock never passes it: on reaching it the body's task is
-/// cancelled and the pump goes on until the body finishes (or deadlocks).
+/// cancelled and the pump goes on until the body finishes (or deadlocks). With a job
+/// limit, a run that never finishes nor stops (a livelock) ends as
+/// ``SimulationResult/Outcome/exceededJobLimit``.
 ///
 /// **The one unstructured task.** The body starts in `Task(executorPreference:)`. A
 /// synchronous driver cannot `await` its body, so structured concurrency has no way to
@@ -31,7 +33,8 @@ import Synchronization
 ///
 /// Simulations share nothing: each has its own clock and executor, so many can run in
 /// parallel on different threads of one process. Do not reuse an executor across runs:
-/// jobs left over from a deadlocked run would run in the next one.
+/// jobs left over from a deadlocked or livelocked run would run in the next one (and
+/// such a run's tasks are never freed: nothing will ever resume them).
 public enum Simulation {
     /// Runs `body` to completion under `strategy`, in virtual time.
     ///
@@ -41,12 +44,16 @@ public enum Simulation {
     ///   - executor: a fresh executor unless given (e.g. to inspect its counters).
     ///   - timeLimit: virtual time, from the clock's `now` at the start, after which the
     ///     body is cancelled and time stops advancing. `nil`: no limit.
+    ///   - jobLimit: the most jobs to run before giving up on a body that never lets time
+    ///     advance (a livelock such as `while true { await Task.yield() }`, which no time
+    ///     limit can stop). `nil`: no limit.
     ///   - body: the simulated program; it runs on the executor, on this thread.
     public static func run<Strategy: SchedulingStrategy, Value: Sendable>(
         strategy: Strategy,
         clock: VirtualClock,
         executor: SimulationExecutor = SimulationExecutor(),
         until timeLimit: Duration? = nil,
+        jobLimit: Int? = nil,
         _ body: sending @escaping () async throws -> Value
     ) -> SimulationResult<Value> {
         var strategy = strategy
@@ -63,13 +70,23 @@ public enum Simulation {
         }
 
         var timeLimitReached = false
+        var jobLimitReached = false
+        var jobs = 0
+        let maximumJobs = jobLimit ?? .max
         var finished: Result<Value, any Error>?
         pump: while true {
             if let result = outcome.result {
                 finished = result
                 break pump
             }
-            if executor.runNextJob(choosingWith: &strategy) { continue pump }
+            if jobs >= maximumJobs {
+                jobLimitReached = true
+                break pump
+            }
+            if executor.runNextJob(choosingWith: &strategy) {
+                jobs += 1
+                continue pump
+            }
             guard let deadline = clock.nextDeadline else { break pump }
             if let limit, deadline > limit {
                 guard !timeLimitReached else { break pump }
@@ -81,8 +98,9 @@ public enum Simulation {
             clock.advance(to: deadline)
         }
 
+        let unfinished: SimulationResult<Value>.Outcome = jobLimitReached ? .exceededJobLimit : .deadlocked
         return SimulationResult(
-            outcome: finished.map { .finished($0) } ?? .deadlocked,
+            outcome: finished.map { .finished($0) } ?? unfinished,
             finalTime: clock.now,
             jobsRun: executor.jobsRun - jobsBefore,
             schedulingChoices: executor.schedulingChoices - choicesBefore,
@@ -95,9 +113,10 @@ public enum Simulation {
         clock: VirtualClock,
         executor: SimulationExecutor = SimulationExecutor(),
         until timeLimit: Duration? = nil,
+        jobLimit: Int? = nil,
         _ body: sending @escaping () async throws -> Value
     ) -> SimulationResult<Value> {
-        run(strategy: FIFOScheduling(), clock: clock, executor: executor, until: timeLimit, body)
+        run(strategy: FIFOScheduling(), clock: clock, executor: executor, until: timeLimit, jobLimit: jobLimit, body)
     }
 }
 

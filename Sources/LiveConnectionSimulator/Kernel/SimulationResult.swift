@@ -14,6 +14,9 @@ public struct SimulationResult<Value: Sendable>: Sendable {
         /// every task waits for something nobody will do (a continuation never resumed,
         /// a stream nobody feeds, or, after the time limit, a sleep past the limit).
         case deadlocked
+        /// The job limit was reached with the body unfinished: a livelock, or a limit
+        /// too small for the work.
+        case exceededJobLimit
     }
 
     /// How the run ended.
@@ -29,17 +32,19 @@ public struct SimulationResult<Value: Sendable>: Sendable {
     /// Sleepers still parked on the clock when the run ended.
     public let pendingSleepers: Int
 
-    /// Whether the body returned or threw (as opposed to deadlocking).
+    /// Whether the body returned or threw (as opposed to deadlocking or exceeding the job limit).
     public var bodyFinished: Bool {
         if case .finished = outcome { return true }
         return false
     }
 
-    /// The body's value; rethrows the body's error; throws ``SimulationError/deadlocked(at:pendingSleepers:)``.
+    /// The body's value; rethrows the body's error; throws a ``SimulationError`` if the
+    /// body never finished.
     public func get() throws -> Value {
         switch outcome {
         case .finished(let result): try result.get()
         case .deadlocked: throw SimulationError.deadlocked(at: finalTime, pendingSleepers: pendingSleepers)
+        case .exceededJobLimit: throw SimulationError.exceededJobLimit(jobsRun: jobsRun, at: finalTime)
         }
     }
 }
@@ -48,9 +53,13 @@ public struct SimulationResult<Value: Sendable>: Sendable {
 public enum SimulationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Nothing could run and the body had not finished.
     case deadlocked(at: VirtualClock.Instant, pendingSleepers: Int)
+    /// The job limit ran out before the body finished.
+    case exceededJobLimit(jobsRun: Int, at: VirtualClock.Instant)
 
     public var description: String {
         switch self {
+        case .exceededJobLimit(let jobs, let instant):
+            "simulation ran \(jobs) jobs without finishing, at \(instant): a livelock, or the job limit is too small"
         case .deadlocked(let instant, let sleepers):
             "simulation deadlocked at \(instant): no job ready, \(sleepers) sleeper(s) that cannot wake, body unfinished"
         }
