@@ -75,8 +75,8 @@ public enum Simulation {
         let maximumJobs = jobLimit ?? .max
         var finished: Result<Value, any Error>?
         pump: while true {
-            if let result = outcome.result {
-                finished = result
+            if outcome.isRecorded {
+                finished = outcome.result
                 break pump
             }
             if jobs >= maximumJobs {
@@ -121,14 +121,19 @@ public enum Simulation {
 }
 
 /// The root task's result, handed from the task (which runs on the driver thread) to the
-/// driver loop. A `Mutex` rather than a plain variable because `Task` requires its
-/// closure's captures to be `Sendable`.
+/// driver loop. Synchronized rather than a plain variable because `Task` requires its
+/// closure's captures to be `Sendable`; the driver polls the atomic flag after every
+/// job, which costs less than taking the lock each time.
 private final class RootOutcome<Value: Sendable>: Sendable {
     private let slot = Mutex<Result<Value, any Error>?>(nil)
+    private let recorded = Atomic<Bool>(false)
+
+    var isRecorded: Bool { recorded.load(ordering: .acquiring) }
 
     var result: Result<Value, any Error>? { slot.withLock { $0 } }
 
     func record(_ result: Result<Value, any Error>) {
         slot.withLock { $0 = result }
+        recorded.store(true, ordering: .releasing)
     }
 }

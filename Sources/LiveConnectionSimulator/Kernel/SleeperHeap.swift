@@ -9,7 +9,7 @@ struct SleeperHeap {
     struct Entry {
         let deadline: VirtualClock.Instant
         let sequence: UInt64
-        let continuation: CheckedContinuation<Void, any Error>
+        let continuation: UnsafeContinuation<Void, any Error>
 
         func precedes(_ other: Entry) -> Bool {
             (deadline, sequence) < (other.deadline, other.sequence)

@@ -30,6 +30,13 @@ import Synchronization
 /// virtual time forward to a deadline nobody waits for. Sleeping in an already cancelled
 /// task throws at once.
 ///
+/// Sleepers park an `UnsafeContinuation` rather than a checked one: a checked continuation
+/// costs an allocation and an atomic per sleep, about half the cost of a virtual timer in
+/// the kernel benchmark. It is safe here by construction: a continuation is resumed only
+/// by whoever removes its entry from the heap under the lock (``advance(to:)`` or the
+/// cancellation handler), or, when the task is already cancelled, at once and never
+/// inserted; so exactly once.
+///
 /// The clock is `Sendable` and guards its state with a `Mutex`: a simulation drives it from
 /// one thread, but nothing stops code from reading `now` elsewhere, and a data race would
 /// be the one kind of nondeterminism no seed could reproduce.
@@ -63,7 +70,7 @@ public final class VirtualClock: Clock, Sendable {
             return state.nextSequence
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let parked = state.withLock { state -> Bool in
                     // Read under the lock: cancellation sets the flag before it runs the
                     // handler, and the handler takes this lock, so either we see the flag
