@@ -49,7 +49,8 @@ struct BenchmarkReport {
         var lines = ["# \(title)", ""]
         lines.append("- date: \(machine.date)")
         lines.append("- uname -srm: \(machine.uname)")
-        lines.append("- nproc: \(machine.nproc)")
+        lines.append("- nproc: \(machine.nproc) (nproc --all: \(machine.allProcessors))")
+        lines.append("- load average at the end (the machine is shared): \(machine.load)")
         lines.append("- CPU: \(machine.cpu)")
         lines.append("")
         if !preamble.isEmpty { lines.append(contentsOf: preamble + [""]) }
@@ -68,7 +69,9 @@ struct Machine {
     let date: String
     let uname: String
     let nproc: String
+    let allProcessors: String
     let cpu: String
+    let load: String
 
     static var current: Machine {
         let formatter = ISO8601DateFormatter()
@@ -82,7 +85,10 @@ struct Machine {
             date: formatter.string(from: Date()),
             uname: output(of: "/usr/bin/env", ["uname", "-srm"]),
             nproc: output(of: "/usr/bin/env", ["nproc"]),
-            cpu: cpu)
+            allProcessors: output(of: "/usr/bin/env", ["nproc", "--all"]),
+            cpu: cpu,
+            load: (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+                .split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown")
     }
 
     private static func output(of executable: String, _ arguments: [String]) -> String {

@@ -79,7 +79,10 @@ for workload in Workload.allCases {
             String(format: "%.2f", figure.perSecond / baseline),
         ]
     }
-    report.add(.init(title: workload.name, columns: ["executor", "jobs", "jobs/s", "vs bare"], rows: rows))
+    report.add(
+        .init(
+            title: workload.name, columns: ["executor", "jobs", "jobs/s", "vs bare"], rows: rows,
+            notes: [workload.note]))
 }
 
 if !output.isEmpty {
