@@ -8,7 +8,7 @@ import LiveConnectionSimulator
 
 let arguments = CommandLine.arguments.dropFirst()
 let output = arguments.first == "--output" ? arguments.dropFirst().first ?? "" : "Benchmarks/results/kernel.md"
-let rounds = 15
+let rounds = 25
 let wall = ContinuousClock()
 
 /// One contender: a name and a run that returns the number of jobs it ran.

@@ -28,7 +28,10 @@ func currentThreadID() -> UInt {
 final class ThreadLog: Sendable {
     private let seen = Mutex<[(place: String, thread: UInt)]>([])
 
-    func here(_ place: String) { let thread = currentThreadID(); seen.withLock { $0.append((place, thread)) } }
+    func here(_ place: String) {
+        let thread = currentThreadID()
+        seen.withLock { $0.append((place, thread)) }
+    }
 
     var places: [String] { seen.withLock { $0.map(\.place) } }
 
