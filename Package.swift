@@ -28,7 +28,7 @@ let package = Package(
             name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
             swiftSettings: strict),
         .executableTarget(
-            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator"], path: "Benchmarks/KernelBenchmarks",
+            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"], path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
