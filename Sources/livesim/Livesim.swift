@@ -15,8 +15,7 @@ struct Command: Sendable {
 @main
 enum Livesim {
     /// Every subcommand, in the order `livesim help` lists them.
-    static let commands: [Command] = [
-    ]
+    static let commands: [Command] = []
 
     static func main() {
         var words = Array(CommandLine.arguments.dropFirst())
@@ -26,7 +25,8 @@ enum Livesim {
             exit(0)
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            standardError("livesim: unknown command '\(name)'. Commands: \(commands.map(\.name).joined(separator: ", "))")
+            standardError(
+                "livesim: unknown command '\(name)'. Commands: \(commands.map(\.name).joined(separator: ", "))")
             exit(64)
         }
         var arguments = Arguments(words)

@@ -70,13 +70,16 @@ struct ConnectionManagerTests {
                 configuration: Self.configuration, transport: server.transport, clock: clock,
                 random: Xoshiro256StarStar(seed: 1),
                 credentials: {
-                    let count = refreshes.update { $0 += 1; return $0 }
+                    let count = refreshes.update {
+                        $0 += 1; return $0
+                    }
                     return [Endpoint.Header("Authorization", "Bearer fresh-\(count)")]
                 })
             await withDiscardingTaskGroup { group in
                 group.addTask { await manager.run() }
                 var events = await manager.events().makeAsyncIterator()
-                await manager.connect(to: Endpoint(url: ManagerHarness.url, headers: [.init("Authorization", "Bearer old")]))
+                await manager.connect(
+                    to: Endpoint(url: ManagerHarness.url, headers: [.init("Authorization", "Bearer old")]))
                 while let event = await events.next(), event != .phase(.open) {}
                 server.closeAll(code: .tokenExpired, reason: "token expired")
                 while let event = await events.next(), event != .phase(.open) {}

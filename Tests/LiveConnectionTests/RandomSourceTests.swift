@@ -18,7 +18,10 @@ struct RandomSourceTests {
         // Reference values of Blackman and Vigna's xoshiro256starstar.c.
         var generator = Xoshiro256StarStar(state: (1, 2, 3, 4))
         let words = (0..<6).map { _ in generator.nextWord() }
-        #expect(words == [11520, 0, 1_509_978_240, 1_215_971_899_390_074_240, 1_216_172_134_540_287_360, 607_988_272_756_665_600])
+        #expect(
+            words == [
+                11520, 0, 1_509_978_240, 1_215_971_899_390_074_240, 1_216_172_134_540_287_360, 607_988_272_756_665_600,
+            ])
     }
 
     @Test("uniform(below:) stays in range and hits every value", arguments: [1, 2, 3, 7, 10, 1000] as [UInt64])

@@ -14,10 +14,13 @@ struct Seed000ScenarioTests {
         return configuration
     }
 
-    @Test("two resets while subscribed: three connections, each resubscribing both topics", arguments: [0, 1, 2] as [UInt64])
+    @Test(
+        "two resets while subscribed: three connections, each resubscribing both topics",
+        arguments: [0, 1, 2] as [UInt64])
     func twoResets(seed: UInt64) {
         let server = InMemoryServer()
-        let run = ManagerHarness.simulate(seed: seed, configuration: Self.testConfiguration(), server: server) { harness in
+        let run = ManagerHarness.simulate(seed: seed, configuration: Self.testConfiguration(), server: server) {
+            harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.subscribe("availability")
             await harness.manager.subscribe("loans")
@@ -30,7 +33,10 @@ struct Seed000ScenarioTests {
         }
         #expect(run.finished)
         let log = run.log
-        #expect(server.subscriptionLog == ["1:availability", "1:loans", "2:availability", "2:loans", "3:availability", "3:loans"])
+        #expect(
+            server.subscriptionLog == [
+                "1:availability", "1:loans", "2:availability", "2:loans", "3:availability", "3:loans",
+            ])
         let waits = log.filter { $0.contains("waiting") }
         #expect(waits.count == 2, "log: \(log)")
         #expect(waits.allSatisfy { $0.contains("reason=\"error ECONNRESET\"") }, "log: \(log)")
@@ -41,7 +47,8 @@ struct Seed000ScenarioTests {
     func frozenServer(seed: UInt64) throws {
         let server = InMemoryServer()
         let frozenAt = Locked<VirtualClock.Instant?>(nil)
-        let run = ManagerHarness.simulate(seed: seed, configuration: Self.testConfiguration(), server: server) { harness in
+        let run = ManagerHarness.simulate(seed: seed, configuration: Self.testConfiguration(), server: server) {
+            harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
             await harness.waitFor(&events) { $0 == .phase(.open) }
@@ -65,7 +72,9 @@ struct Seed000ScenarioTests {
     @Test("close 4003 stops: no further connection, ever")
     func forbiddenStops() throws {
         let server = InMemoryServer()
-        let run = ManagerHarness.simulate(configuration: Self.testConfiguration(), server: server, limit: .seconds(7200)) { harness in
+        let run = ManagerHarness.simulate(
+            configuration: Self.testConfiguration(), server: server, limit: .seconds(7200)
+        ) { harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
             await harness.waitFor(&events) { $0 == .phase(.open) }

@@ -122,6 +122,8 @@ struct BackoffPolicyTests {
         let policy = BackoffPolicy.exponential(base: .seconds(1_000_000_000), cap: .seconds(9_000_000_000))
         #expect(policy.distribution(afterFailures: 200, previous: nil) == .constant(.seconds(9_000_000_000)))
         let decorrelated = BackoffPolicy.decorrelatedJitter(base: .seconds(1), cap: .seconds(30))
-        #expect(decorrelated.distribution(afterFailures: 1, previous: .seconds(9_000_000_000)).bounds.upperBound == .seconds(30))
+        #expect(
+            decorrelated.distribution(afterFailures: 1, previous: .seconds(9_000_000_000)).bounds.upperBound
+                == .seconds(30))
     }
 }

@@ -5,7 +5,9 @@ import Testing
 /// Terminal close codes stop for good; 4001 refreshes the credentials once, then reconnects.
 @Suite("Machine: close codes and credential refresh")
 struct CloseCodeTests {
-    @Test("a terminal close code stops without a retry and forgets the intent", arguments: [CloseCode.policyViolation, .forbidden])
+    @Test(
+        "a terminal close code stops without a retry and forgets the intent",
+        arguments: [CloseCode.policyViolation, .forbidden])
     func terminalCodesStop(code: CloseCode) throws {
         var driver = MachineDriver()
         try driver.connectAndOpen()
@@ -41,7 +43,9 @@ struct CloseCodeTests {
         #expect(other.state == .waiting(reason: "handshake 503"))
     }
 
-    @Test("after stopping, nothing but a report happens until connect(to:)", arguments: [CloseCode.policyViolation, .forbidden])
+    @Test(
+        "after stopping, nothing but a report happens until connect(to:)",
+        arguments: [CloseCode.policyViolation, .forbidden])
     func nothingAfterStopped(code: CloseCode) throws {
         var driver = MachineDriver()
         driver.handle(.subscribe("loans"))
@@ -129,7 +133,8 @@ struct CloseCodeTests {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         driver.handle(.connect(.primary))
         driver.handle(.connectFailed(1, .handshakeRejected(status: 401)))
-        #expect(driver.handle(.credentialsRefreshed(succeeded: true)).opened == [2], "the first refresh reconnects at once")
+        #expect(
+            driver.handle(.credentialsRefreshed(succeeded: true)).opened == [2], "the first refresh reconnects at once")
         driver.handle(.connectFailed(2, .handshakeRejected(status: 401)))
         let second = driver.handle(.credentialsRefreshed(succeeded: true))
         #expect(second.retryDelays == [.seconds(1)])

@@ -69,7 +69,8 @@ struct IntentTests {
         #expect(driver.state == .stopped(reason: "disconnected") || setup == .stoppedTerminal)
         #expect(!driver.machine.wanted)
         #expect(effects.closed == (live.map { [$0] } ?? []))
-        #expect(driver.armed.isEmpty, "timers left armed: \(driver.armed.map(\.timer)) (retry armed before: \(retryArmed))")
+        #expect(
+            driver.armed.isEmpty, "timers left armed: \(driver.armed.map(\.timer)) (retry armed before: \(retryArmed))")
         #expect(effects.opened.isEmpty)
     }
 

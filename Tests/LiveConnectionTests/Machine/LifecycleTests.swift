@@ -152,7 +152,8 @@ struct LifecycleTests {
         #expect(delays == [3, 9, 27, 81, 100].map { .seconds($0) })
     }
 
-    @Test("the waiting phase reports the delay the retry timer was armed with", arguments: 1...20 as ClosedRange<UInt64>)
+    @Test(
+        "the waiting phase reports the delay the retry timer was armed with", arguments: 1...20 as ClosedRange<UInt64>)
     func waitingReportsArmedDelay(seed: UInt64) throws {
         var driver = MachineDriver(seed: seed)
         driver.handle(.connect(.primary))

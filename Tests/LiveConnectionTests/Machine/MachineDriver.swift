@@ -70,7 +70,9 @@ struct MachineDriver {
     mutating func advance(by duration: Duration, beforeEach: (inout MachineDriver) -> Void = { _ in }) -> [Effect] {
         let end = now + duration
         var effects: [Effect] = []
-        while let next = armed.enumerated().min(by: { ($0.element.deadline, $0.offset) < ($1.element.deadline, $1.offset) }),
+        while let next = armed.enumerated().min(by: {
+            ($0.element.deadline, $0.offset) < ($1.element.deadline, $1.offset)
+        }),
             next.element.deadline <= end
         {
             now = next.element.deadline

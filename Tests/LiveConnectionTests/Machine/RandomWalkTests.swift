@@ -121,7 +121,11 @@ struct RandomWalk {
             return random.chance(0.7)
                 ? .opened(g)
                 : .connectFailed(
-                    g, pick([.refused, .handshakeRejected(status: 503), .handshakeRejected(status: 401), .handshakeRejected(status: 403)]))
+                    g,
+                    pick([
+                        .refused, .handshakeRejected(status: 503), .handshakeRejected(status: 401),
+                        .handshakeRejected(status: 403),
+                    ]))
         }
         switch random.uniform(below: 10) {
         case 0..<4:
@@ -141,7 +145,9 @@ struct RandomWalk {
             let (generation, id) = pick(unsentCommands)
             return .sendCompleted(generation, id)
         case 7:
-            return .closedByPeer(g, code: pick([.normal, .goingAway, .internalError, .tokenExpired, .forbidden, .policyViolation]), reason: "server")
+            return .closedByPeer(
+                g, code: pick([.normal, .goingAway, .internalError, .tokenExpired, .forbidden, .policyViolation]),
+                reason: "server")
         default:
             return .failed(g, .reset(errno: "ECONNRESET"))
         }
@@ -163,7 +169,9 @@ struct RandomWalk {
         if !armed.isEmpty { fail("timers \(armed) still armed after disconnect") }
     }
 
-    mutating func fail(_ message: String) { violations.append("step \(history.count) (\(history.last ?? "-")): \(message)") }
+    mutating func fail(_ message: String) {
+        violations.append("step \(history.count) (\(history.last ?? "-")): \(message)")
+    }
 
     mutating func apply(_ input: Input) {
         let before = machine
@@ -180,7 +188,8 @@ struct RandomWalk {
         // Stale inputs change nothing; a late open is closed.
         if let g = input.generation, g != before.liveGeneration {
             if machine != before { fail("stale \(input) changed the machine") }
-            let allowed: [Effect] = if case .opened = input { [.closeConnection(g, code: .normal, reason: "stale connection")] } else { [] }
+            let allowed: [Effect] =
+                if case .opened = input { [.closeConnection(g, code: .normal, reason: "stale connection")] } else { [] }
             if effects != allowed { fail("stale \(input) produced \(effects)") }
         }
         // Nothing but reports (and refusals) after stopping, until connect(to:).
@@ -200,7 +209,9 @@ struct RandomWalk {
             case .openConnection(let g, let endpoint):
                 if !sockets.isEmpty { fail("open \(g) while \(sockets) still open") }
                 if g != before.generation.next { fail("open \(g) does not follow \(before.generation)") }
-                if endpoint != machine.endpoint { fail("open to \(endpoint), not the chosen \(String(describing: machine.endpoint))") }
+                if endpoint != machine.endpoint {
+                    fail("open to \(endpoint), not the chosen \(String(describing: machine.endpoint))")
+                }
                 sockets.append(g)
             case .closeConnection(let g, _, _):
                 sockets.removeAll { $0 == g }
@@ -256,10 +267,14 @@ struct RandomWalk {
                 guard case .open(let g, _) = machine.state else { fail("reported open in \(machine.state)"); break }
                 // Every topic subscribed on this socket, the resume sent, and the transport took them.
                 let subscribed = subscribedOn[g] ?? []
-                if subscribed != machine.topics { fail("open on \(g) subscribed to \(subscribed), topics \(machine.topics)") }
+                if subscribed != machine.topics {
+                    fail("open on \(g) subscribed to \(subscribed), topics \(machine.topics)")
+                }
                 let resumes = resumeOn[g] ?? []
                 let expectedResume = (resumeExpected[g] ?? nil).map { [$0] } ?? []
-                if resumes != expectedResume { fail("open on \(g) after resumes \(resumes), expected \(expectedResume)") }
+                if resumes != expectedResume {
+                    fail("open on \(g) after resumes \(resumes), expected \(expectedResume)")
+                }
                 if !(input == .flushed(g)) { fail("open on \(g) reported on \(input), not on the flush") }
                 if machine.failures != 0 { fail("failures \(machine.failures) after an open") }
             case .report:
@@ -277,7 +292,9 @@ struct RandomWalk {
     mutating func checkState(before: ConnectionMachine, effects: [Effect]) {
         // One live generation at most, and the shell holds exactly its socket.
         let live = machine.liveGeneration
-        if sockets != (live.map { [$0] } ?? []) { fail("sockets \(sockets) but live generation \(String(describing: live))") }
+        if sockets != (live.map { [$0] } ?? []) {
+            fail("sockets \(sockets) but live generation \(String(describing: live))")
+        }
         // Timers match the state exactly: none leaks, none is missing.
         var expected: [TimerID] = []
         switch machine.state {
@@ -290,9 +307,13 @@ struct RandomWalk {
         // The three facts.
         switch machine.state {
         case .connecting, .subscribing, .open, .waiting:
-            if !machine.wanted || !machine.foreground { fail("\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)") }
+            if !machine.wanted || !machine.foreground {
+                fail("\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)")
+            }
         case .backgrounded:
-            if !machine.wanted || machine.foreground { fail("backgrounded but wanted \(machine.wanted) foreground \(machine.foreground)") }
+            if !machine.wanted || machine.foreground {
+                fail("backgrounded but wanted \(machine.wanted) foreground \(machine.foreground)")
+            }
         case .refreshing:
             if !machine.wanted { fail("refreshing but not wanted") }
         case .idle, .stopped:
@@ -300,12 +321,19 @@ struct RandomWalk {
         }
         // Commands in flight are exactly the ones sent and not yet answered, only while open.
         let unanswered = issued.filter { answers[$0] == nil }
-        if machine.commandsInFlight != unanswered { fail("in flight \(machine.commandsInFlight), unanswered \(unanswered)") }
-        if case .open = machine.state {} else if !machine.commandsInFlight.isEmpty { fail("commands in flight in \(machine.state)") }
+        if machine.commandsInFlight != unanswered {
+            fail("in flight \(machine.commandsInFlight), unanswered \(unanswered)")
+        }
+        if case .open = machine.state {
+        } else if !machine.commandsInFlight.isEmpty {
+            fail("commands in flight in \(machine.state)")
+        }
         // Every change of phase is reported, and the last report is the current phase.
         if before.phase != machine.phase, effects.phases.last != machine.phase {
             fail("phase \(before.phase) → \(machine.phase) reported as \(effects.phases)")
         }
-        if refreshPending != machine.refreshInFlight { fail("refresh pending \(refreshPending), machine says \(machine.refreshInFlight)") }
+        if refreshPending != machine.refreshInFlight {
+            fail("refresh pending \(refreshPending), machine says \(machine.refreshInFlight)")
+        }
     }
 }

@@ -30,7 +30,8 @@ struct ResubscribeResumeTests {
         }
     }
 
-    @Test("open is reported only once the transport took the resubscriptions; until then the attempt is still connecting")
+    @Test(
+        "open is reported only once the transport took the resubscriptions; until then the attempt is still connecting")
     func openWaitsForFlush() throws {
         var driver = MachineDriver()
         driver.handle(.subscribe("loans"))

@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import LiveConnectionSimulator
+import Synchronization
 
 @testable import LiveConnection
 
