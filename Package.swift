@@ -18,7 +18,8 @@ let package = Package(
         // The connection machine, the manager shell and the injection points.
         .target(name: "LiveConnection", swiftSettings: strict),
         // The command line: explore, replay, check, stats, connect.
-        .executableTarget(name: "livesim", dependencies: ["LiveConnection"], swiftSettings: strict),
+        .executableTarget(
+            name: "livesim", dependencies: ["LiveConnection", "Statistics", "BackoffVerification"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
@@ -30,6 +31,18 @@ let package = Package(
         .executableTarget(
             name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"], path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),
+        // Backoff statistics: pure numerics, policy verification, the herd experiment.
+        .target(name: "Statistics", swiftSettings: strict),
+        .target(name: "BackoffVerification", dependencies: ["Statistics", "LiveConnection"], swiftSettings: strict),
+        .testTarget(
+            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection"], exclude: ["Fixtures"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "BackoffVerificationTests", dependencies: ["BackoffVerification", "Statistics", "LiveConnection"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection"],
+            path: "Benchmarks/StatisticsBenchmarks", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
