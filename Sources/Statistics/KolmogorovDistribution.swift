@@ -9,7 +9,8 @@ import Foundation
 ///
 /// Small samples (n ≤ ``exactLimit``) use the exact algorithm of Marsaglia, Tsang and Wang
 /// (2003, "Evaluating Kolmogorov's distribution", J. Stat. Software 8(18)): P(Dₙ < d) is an
-/// entry of the n-th power of a (2k−1)×(2k−1) matrix, k = ⌊nd⌋ + 1. Only when nd > 100,
+/// entry of the n-th power of a (2k−1)×(2k−1) matrix H, k = ⌊nd⌋ + 1 (computed as
+/// e_kᵀ Hⁿ e_k by n vector products). Only when nd > 100,
 /// far in the tail where p < 10⁻⁸, does it switch to their quick tail formula. Large samples use Kolmogorov's limit
 /// P(√n·D > x) = 2 Σ (−1)^{k−1} e^{−2k²x²} at Stephens' corrected argument
 /// x = (√n + 0.12 + 0.11/√n)·d, within 0.004 of the exact value for n > 1000 and within
@@ -47,33 +48,63 @@ public enum KolmogorovDistribution {
         let k = Int(nd) + 1
         let m = 2 * k - 1
         let h = Double(k) - nd
-        var matrix = SquareMatrix(size: m)
+        // H is lower Hessenberg (entries only where j ≤ i + 1), stored densely.
+        var matrix = Array(repeating: 0.0, count: m * m)
         for i in 0..<m {
-            for j in 0..<m where i - j + 1 >= 0 { matrix[i, j] = 1 }
+            for j in 0..<m where i - j + 1 >= 0 { matrix[i * m + j] = 1 }
         }
         for i in 0..<m {
-            matrix[i, 0] -= pow(h, Double(i + 1))
-            matrix[m - 1, i] -= pow(h, Double(m - i))
+            matrix[i * m] -= pow(h, Double(i + 1))
+            matrix[(m - 1) * m + i] -= pow(h, Double(m - i))
         }
-        if 2 * h - 1 > 0 { matrix[m - 1, 0] += pow(2 * h - 1, Double(m)) }
+        if 2 * h - 1 > 0 { matrix[(m - 1) * m] += pow(2 * h - 1, Double(m)) }
         for i in 0..<m {
             for j in 0..<m where i - j + 1 > 0 {
                 var factorial = 1.0
                 for g in 1...(i - j + 1) { factorial *= Double(g) }
-                matrix[i, j] /= factorial
+                matrix[i * m + j] /= factorial
             }
         }
-        var (power, exponent) = matrix.power(n, watching: k - 1)
-        // Multiply by n!/nⁿ one factor at a time, rescaling to stay inside double range.
-        var value = power[k - 1, k - 1]
-        for i in 1...n {
-            value = value * Double(i) / Double(n)
-            if value < 1e-140 {
-                value *= 1e140
-                exponent -= 140
+        // Only the (k, k) entry of Hⁿ is needed, so instead of squaring the matrix (m³ log n)
+        // push the unit row vector e_k through H n times (n·m²/2 with the Hessenberg
+        // shape), folding in one factor of n!/nⁿ per step so the entries stay near 1.
+        var row = Array(repeating: 0.0, count: m)
+        row[k - 1] = 1
+        var next = row
+        var exponent = 0
+        matrix.withUnsafeBufferPointer { h in
+            row.withUnsafeMutableBufferPointer { rowBuffer in
+                next.withUnsafeMutableBufferPointer { nextBuffer in
+                    var current = rowBuffer, other = nextBuffer
+                    for step in 1...n {
+                        let factor = Double(step) / Double(n)
+                        for j in 0..<m { other[j] = 0 }
+                        for i in 0..<m {
+                            let value = current[i]
+                            if value == 0 { continue }
+                            let base = i * m
+                            for j in 0...min(i + 1, m - 1) { other[j] += value * h[base + j] }
+                        }
+                        var largest = 0.0
+                        for j in 0..<m {
+                            other[j] *= factor
+                            largest = max(largest, abs(other[j]))
+                        }
+                        if largest > 1e140 {
+                            for j in 0..<m { other[j] *= 1e-140 }
+                            exponent += 140
+                        } else if largest < 1e-140 && largest > 0 {
+                            for j in 0..<m { other[j] *= 1e140 }
+                            exponent -= 140
+                        }
+                        swap(&current, &other)
+                    }
+                    // After an odd number of swaps the result sits in `next`'s storage.
+                    if n % 2 == 1 { for j in 0..<m { rowBuffer[j] = nextBuffer[j] } }
+                }
             }
         }
-        return min(1, value * pow(10, Double(exponent)))
+        return min(1, max(0, row[k - 1] * pow(10, Double(exponent))))
     }
 
     /// Kolmogorov's limiting distribution: P(K > x) = 2 Σ_{k≥1} (−1)^{k−1} e^{−2k²x²}
@@ -111,55 +142,5 @@ public enum KolmogorovDistribution {
             if asymptoticSurvival(mid) > alpha { low = mid } else { high = mid }
         }
         return (low + high) / 2
-    }
-}
-
-/// A dense square matrix with a decimal exponent kept aside, for the Kolmogorov matrix power.
-struct SquareMatrix {
-    let size: Int
-    var values: [Double]
-
-    init(size: Int) {
-        self.size = size
-        values = Array(repeating: 0, count: size * size)
-    }
-
-    subscript(row: Int, column: Int) -> Double {
-        get { values[row * size + column] }
-        set { values[row * size + column] = newValue }
-    }
-
-    static func * (left: SquareMatrix, right: SquareMatrix) -> SquareMatrix {
-        let m = left.size
-        var product = SquareMatrix(size: m)
-        left.values.withUnsafeBufferPointer { a in
-            right.values.withUnsafeBufferPointer { b in
-                product.values.withUnsafeMutableBufferPointer { c in
-                    for i in 0..<m {
-                        for l in 0..<m {
-                            let factor = a[i * m + l]
-                            if factor == 0 { continue }
-                            for j in 0..<m { c[i * m + j] += factor * b[l * m + j] }
-                        }
-                    }
-                }
-            }
-        }
-        return product
-    }
-
-    /// selfⁿ and a power of ten to multiply it by; rescales whenever the watched diagonal
-    /// entry grows past 10¹⁴⁰ (the entries would otherwise overflow for large n).
-    func power(_ n: Int, watching index: Int) -> (SquareMatrix, Int) {
-        if n == 1 { return (self, 0) }
-        var (half, exponent) = power(n / 2, watching: index)
-        var result = half * half
-        exponent *= 2
-        if n % 2 == 1 { result = result * self }
-        if result[index, index] > 1e140 {
-            for position in result.values.indices { result.values[position] *= 1e-140 }
-            exponent += 140
-        }
-        return (result, exponent)
     }
 }

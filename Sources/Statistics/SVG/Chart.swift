@@ -139,14 +139,19 @@ public struct Chart: Sendable {
     static func ticks(_ range: ClosedRange<Double>, target: Int = 6) -> [Double] {
         let span = range.upperBound - range.lowerBound
         let raw = span / Double(target)
-        let magnitude = pow(10, floor(log10(raw)))
-        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
-        let first = floor(range.lowerBound / step) * step
+        let power = Int(floor(log10(raw)))
+        let magnitude = pow(10, Double(power))
+        let multiple = [1, 2, 5, 10].first { Double($0) * magnitude >= raw } ?? 10
+        let step = Double(multiple) * magnitude
+        // Ticks as integers × 10^power, so 0.6 prints as 0.6 and not 0.6000000000000001.
+        func tick(_ index: Int) -> Double {
+            power < 0 ? Double(index * multiple) / pow(10, Double(-power)) : Double(index * multiple) * magnitude
+        }
+        var index = Int(floor(range.lowerBound / step))
         var ticks: [Double] = []
-        var value = first
-        while value < range.upperBound + step * 0.999 {
-            ticks.append(abs(value) < step * 1e-9 ? 0 : value)
-            value += step
+        while ticks.last.map({ $0 < range.upperBound }) ?? true {
+            ticks.append(tick(index))
+            index += 1
         }
         return ticks
     }
