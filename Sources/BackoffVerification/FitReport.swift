@@ -17,6 +17,14 @@ public struct FitReport: Sendable, CustomStringConvertible {
     public var sampleSize: Int
     public var seed: UInt64?
 
+    public init(policy: BackoffPolicy, familyAlpha: Double, verdicts: [Verdict], sampleSize: Int, seed: UInt64?) {
+        self.policy = policy
+        self.familyAlpha = familyAlpha
+        self.verdicts = verdicts
+        self.sampleSize = sampleSize
+        self.seed = seed
+    }
+
     /// True when no row rejects.
     public var accepted: Bool { !verdicts.contains(where: \.rejected) }
 
