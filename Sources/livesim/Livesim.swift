@@ -15,7 +15,9 @@ struct Command: Sendable {
 @main
 enum Livesim {
     /// Every subcommand, in the order `livesim help` lists them.
-    static let commands: [Command] = []
+    static let commands: [Command] = [
+        .stats,
+    ]
 
     static func main() {
         var words = Array(CommandLine.arguments.dropFirst())

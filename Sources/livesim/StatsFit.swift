@@ -1,0 +1,60 @@
+import BackoffVerification
+import Foundation
+import LiveConnection
+import Statistics
+
+/// `livesim stats fit FILE --policy …`: delays recorded elsewhere against a claimed policy.
+enum StatsFit {
+    static func run(_ arguments: inout Arguments) throws -> Int32 {
+        let policy = try StatsOptions.policy(&arguments)
+        let alpha = try StatsOptions.alpha(&arguments)
+        let attempt = try arguments.option("--attempt", parse: { Int($0).flatMap { $0 >= 1 ? $0 : nil } })
+        let tolerance = try arguments.option("--tolerance", parse: DelayFile.parseDuration) ?? .microseconds(500)
+        let svg = try arguments.option("--svg")
+        let path = try arguments.positional("FILE")
+        try arguments.finish()
+
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw FitFailure("cannot read \(path): \(error.localizedDescription)")
+        }
+        let observations: [DelayObservation]
+        let report: FitReport
+        do {
+            observations = try DelayFile.parse(text, attempt: attempt)
+            report = try BackoffFit.fit(observations, to: policy, alpha: alpha, tolerance: tolerance)
+        } catch {
+            throw FitFailure("\(path): \(error)")
+        }
+        print(report.table())
+        if let svg {
+            let attempts = Set(observations.map(\.attempt))
+            let stated = policy.distribution(afterFailures: observations[0].attempt, previous: observations[0].previous)
+            let sameClaim = observations.allSatisfy {
+                policy.distribution(afterFailures: $0.attempt, previous: $0.previous) == stated
+            }
+            if sameClaim {
+                // One stated distribution for every delay: draw the delays themselves.
+                let delays = observations.map(\.delay)
+                let title = "\(policy), attempt \(attempts.count == 1 ? "\(observations[0].attempt)" : "≥ \(attempts.min() ?? 1)")"
+                try StatsOptions.write(DelayCharts.histogram(delays, stated: stated, title: title), named: "fit-histogram", into: svg)
+                try StatsOptions.write(DelayCharts.cumulative(delays, stated: stated, title: title), named: "fit-ecdf", into: svg)
+            } else {
+                let transforms = BackoffFit.pooledTransforms(observations, claim: policy, tolerance: tolerance)
+                guard !transforms.isEmpty else { throw FitFailure("no continuous delays to draw for \(policy)") }
+                let title = "\(policy): pooled U = F(delay)"
+                try StatsOptions.write(DelayCharts.transformHistogram(transforms, title: title), named: "fit-histogram", into: svg)
+                try StatsOptions.write(DelayCharts.transformCumulative(transforms, title: title), named: "fit-ecdf", into: svg)
+            }
+        }
+        return report.accepted ? 0 : 2
+    }
+}
+
+/// A failure with a message meant for the user as it stands.
+struct FitFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
