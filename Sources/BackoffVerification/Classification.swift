@@ -23,7 +23,7 @@ struct Classification {
     var randomizedInRunOrder: [Double] = []
     var randomizedPerRun: [[Double]] = []
     /// (run, attempt, delay ns, shape) for the ties test.
-    var raw: [(run: Int, attempt: Int, delay: Int64, shape: StatedShape)] = []
+    var raw: [(run: Int, attempt: Int, delay: Int64, shape: StatedShape, continuous: Bool)] = []
 
     init(_ observations: [DelayObservation], policy: BackoffPolicy, tolerance: Int64, seed: UInt64) {
         // The randomization stream is separate from any stream that drew the sample.
@@ -34,6 +34,7 @@ struct Classification {
             let delay = observation.delay.nanoseconds
             let label = "run \(observation.run), attempt \(observation.attempt): \(secondsText(observation.delay.seconds))"
             var randomized: Double
+            var inContinuousPart = false
             switch shape {
             case .point(let value):
                 pointCount += 1
@@ -48,6 +49,7 @@ struct Classification {
                 let u = min(1, max(0, Double(delay - lower) / Double(upper - lower)))
                 continuous.append(Continuous(attempt: observation.attempt, u: u, shape: shape))
                 randomized = u
+                inContinuousPart = true
             case .clamped(let lower, _, let cap, let mass):
                 if delay < lower - tolerance || delay > cap + tolerance {
                     outside.append("\(label) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(cap) / 1e9))]")
@@ -60,6 +62,7 @@ struct Classification {
                     let u = min(1, max(0, Double(delay - lower) / Double(cap - lower)))
                     continuous.append(Continuous(attempt: observation.attempt, u: u, shape: shape))
                     randomized = u * (1 - mass)
+                    inContinuousPart = true
                 }
             }
             randomizedInRunOrder.append(randomized)
@@ -69,7 +72,7 @@ struct Classification {
                 runIndex[observation.run] = randomizedPerRun.count
                 randomizedPerRun.append([randomized])
             }
-            raw.append((observation.run, observation.attempt, delay, shape))
+            raw.append((observation.run, observation.attempt, delay, shape, inContinuousPart))
         }
     }
 
@@ -92,9 +95,10 @@ struct Classification {
     }
 
     /// Tied delays across runs at the same attempt, against the birthday expectation at
-    /// the data's grain (the gcd of the delays: 1 ms for millisecond-rounded data).
+    /// the data's grain (the gcd of the delays: 1 ms for millisecond-rounded data), among
+    /// delays in the continuous part of their distribution.
     func tiesAcrossRuns() -> (tied: Int, expected: Double, sampleSize: Int, pValue: Double, worst: String)? {
-        guard Set(raw.map(\.run)).count >= 2 else { return nil }
+        guard Set(raw.filter(\.continuous).map(\.run)).count >= 2 else { return nil }
         var grain: Int64 = 0
         for item in raw { grain = Self.gcd(grain, item.delay) }
         grain = max(1, grain)
@@ -103,15 +107,20 @@ struct Classification {
         var total = 0
         var worst: (attempt: Int, delay: Int64, count: Int)?
         var byAttempt: [Int: [(delay: Int64, shape: StatedShape)]] = [:]
-        for item in raw { byAttempt[item.attempt, default: []].append((item.delay, item.shape)) }
+        for item in raw where item.continuous { byAttempt[item.attempt, default: []].append((item.delay, item.shape)) }
         for attempt in byAttempt.keys.sorted() {
             let group = byAttempt[attempt] ?? []
             guard group.count >= 2 else { continue }
             let test = TiesTest(values: group.map(\.delay), collisionProbability: 0)
             tied += test.tiedPairs
-            let meanCollision = group.reduce(0) { $0 + $1.shape.collisionProbability(grain: grain) } / Double(group.count)
+            // Only the continuous parts: ties at an atom (the cap, a constant) are expected and
+            // strongly dependent, which would break the Poisson approximation.
+            let collisions = group.reduce(0.0) { sum, item in
+                let mass = item.shape.atom?.mass ?? 0
+                return sum + item.shape.continuousCollision(grain: grain) / max(1e-12, (1 - mass) * (1 - mass))
+            }
             let n = Double(group.count)
-            expected += n * (n - 1) / 2 * meanCollision
+            expected += n * (n - 1) / 2 * collisions / n
             total += group.count
             if let repeated = test.mostRepeated, repeated.count > (worst?.count ?? 1) {
                 worst = (attempt, repeated.value, repeated.count)

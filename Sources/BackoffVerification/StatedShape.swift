@@ -39,17 +39,26 @@ enum StatedShape: Equatable {
         }
     }
 
-    /// Σ P(X = v)² at the given grain: the chance two independent draws tie.
-    func collisionProbability(grain: Int64) -> Double {
+    /// The atom (a value drawn with positive probability) and its mass, if any.
+    var atom: (value: Int64, mass: Double)? {
+        switch self {
+        case .point(let value): (value, 1)
+        case .uniform: nil
+        case .clamped(_, _, let cap, let mass): (cap, mass)
+        }
+    }
+
+    /// Σ P(X = v)² over the continuous part at the given grain (K cells of equal chance).
+    func continuousCollision(grain: Int64) -> Double {
         let g = Double(max(1, grain))
         switch self {
         case .point:
-            return 1
+            return 0
         case .uniform(let lower, let upper):
             return min(1, g / (Double(upper - lower) + g))
-        case .clamped(let lower, let upper, let cap, let mass):
+        case .clamped(let lower, let upper, let cap, _):
             let width = Double(upper - lower)
-            return min(1, mass * mass + g * Double(cap - lower) / (width * width))
+            return min(1, g * Double(cap - lower) / (width * width))
         }
     }
 }

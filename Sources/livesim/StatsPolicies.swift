@@ -23,7 +23,9 @@ enum StatsPolicies {
         try arguments.finish()
 
         var allAccepted = true
-        for (slug, policy) in policies {
+        for (index, (slug, policy)) in policies.enumerated() {
+            // Each policy gets its own stream, so the tables are independent samples.
+            let seed = seed &+ UInt64(index)
             let report = BackoffFit.verify(policy, attempts: 1...attempts, runs: runs, seed: seed, alpha: alpha)
             allAccepted = allAccepted && report.accepted
             print(report.table())
