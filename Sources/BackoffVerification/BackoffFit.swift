@@ -27,6 +27,9 @@ public enum BackoffFit {
     public static let perAttemptMinimum = 30
     /// At most this many per-attempt rows (later attempts past the cap all look alike).
     public static let perAttemptRowLimit = 10
+    /// The correlation across runs compares every pair of runs; past this many runs
+    /// (44,850 pairs) it uses the first ones only.
+    public static let crossCorrelationRunLimit = 300
 
     /// Fits recorded delays to the claim; see ``FitReport`` for the verdicts.
     ///
@@ -99,7 +102,8 @@ public enum BackoffFit {
         if let ties = classified.tiesAcrossRuns() {
             row("ties across runs", "tied pairs", Double(ties.tied), ties.pValue, ties.sampleSize, ties.worst)
         }
-        let perRun = classified.randomizedPerRun.filter { $0.count >= 3 }
+        // The first `crossCorrelationRunLimit` runs: the test is quadratic in runs.
+        let perRun = Array(classified.randomizedPerRun.filter { $0.count >= 3 }.prefix(crossCorrelationRunLimit))
         if perRun.count >= 2 {
             let cross = CrossCorrelationTest(sequences: perRun)
             let pair = cross.mostCorrelatedPair.map { "runs \($0.0) and \($0.1): r = \($0.2.formatted(digits: 3))" } ?? "none"

@@ -32,19 +32,20 @@ struct Classification {
         for observation in observations {
             let shape = StatedShape(policy.distribution(afterFailures: observation.attempt, previous: observation.previous))
             let delay = observation.delay.nanoseconds
-            let label = "run \(observation.run), attempt \(observation.attempt): \(secondsText(observation.delay.seconds))"
+            // Built only for the few observations that are reported.
+            func label() -> String { "run \(observation.run), attempt \(observation.attempt): \(secondsText(observation.delay.seconds))" }
             var randomized: Double
             var inContinuousPart = false
             switch shape {
             case .point(let value):
                 pointCount += 1
                 if abs(delay - value) > tolerance {
-                    mismatches.append("\(label), claim \(secondsText(Double(value) / 1e9))")
+                    mismatches.append("\(label()), claim \(secondsText(Double(value) / 1e9))")
                 }
                 randomized = random.unitDouble()
             case .uniform(let lower, let upper):
                 if delay < lower - tolerance || delay > upper + tolerance {
-                    outside.append("\(label) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(upper) / 1e9))]")
+                    outside.append("\(label()) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(upper) / 1e9))]")
                 }
                 let u = min(1, max(0, Double(delay - lower) / Double(upper - lower)))
                 continuous.append(Continuous(attempt: observation.attempt, u: u, shape: shape))
@@ -52,7 +53,7 @@ struct Classification {
                 inContinuousPart = true
             case .clamped(let lower, _, let cap, let mass):
                 if delay < lower - tolerance || delay > cap + tolerance {
-                    outside.append("\(label) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(cap) / 1e9))]")
+                    outside.append("\(label()) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(cap) / 1e9))]")
                 }
                 capMasses.append(mass)
                 if delay >= cap - tolerance {
