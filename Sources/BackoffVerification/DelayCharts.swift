@@ -49,7 +49,7 @@ public enum DelayCharts {
             return .init(x, stated.cdf(.nanoseconds(Int64(x * 1e9))))
         }
         chart.add(.line(points, label: "stated CDF"))
-        chart.add(.steps(ecdf.steps().map { .init($0.x, $0.y) }, label: "empirical CDF"))
+        chart.add(.steps(ecdf.steps(limit: 600).map { .init($0.x, $0.y) }, label: "empirical CDF"))
         return chart
     }
 
@@ -65,7 +65,7 @@ public enum DelayCharts {
     public static func transformCumulative(_ transforms: [Double], title: String) -> Chart {
         var chart = Chart(title: title, xLabel: "U = F(delay)", yLabel: "P(U ≤ u)")
         chart.add(.line([.init(0, 0), .init(1, 1)], label: "U(0, 1) under the claim"))
-        chart.add(.steps(EmpiricalCDF(transforms).steps().map { .init($0.x, $0.y) }, label: "empirical"))
+        chart.add(.steps(EmpiricalCDF(transforms).steps(limit: 600).map { .init($0.x, $0.y) }, label: "empirical"))
         return chart
     }
 }

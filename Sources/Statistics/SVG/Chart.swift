@@ -64,7 +64,9 @@ public struct Chart: Sendable {
         func py(_ y: Double) -> Double { margin.top + plotHeight - (y - y0) / (y1 - y0) * plotHeight }
 
         var out = SVGWriter(width: width, height: height)
-        out.text(title, x: width / 2, y: 22, anchor: "middle", size: 15, weight: "bold")
+        // Long titles shrink rather than run off the picture (≈ 0.6 em per character).
+        let titleSize = min(15, (width - 20) / (0.6 * Double(max(1, title.count))))
+        out.text(title, x: width / 2, y: 22, anchor: "middle", size: titleSize, weight: "bold")
         out.text(xLabel, x: margin.left + plotWidth / 2, y: height - 12, anchor: "middle", size: 12)
         out.text(yLabel, x: 16, y: margin.top + plotHeight / 2, anchor: "middle", size: 12, rotate: -90)
         for tick in xTicks {
