@@ -116,6 +116,42 @@ for named in HerdStudy.reconnectPolicies.filter({ $0.name == "full jitter" }) + 
     report("| outage, 1,000 connections | \(named.name) | \(String(format: "%.3f s", time)) | \(Int(attempts)) | \(String(format: "%.2f", attempts / max(1, fullAttempts))) |")
 }
 report("")
+report("## Calibration (the same seeds as the tests; counts, not timings)")
+report("")
+report("| what | trials | rejected | rate | binomial 10⁻⁴ band at the nominal rate |")
+report("|---|---:|---:|---:|---|")
+func uniformSample(_ count: Int, seed: UInt64) -> [Double] {
+    var random = Xoshiro256StarStar(seed: seed)
+    return (0..<count).map { _ in random.unitDouble() }
+}
+for alpha in [0.01, 0.05] {
+    let rejected = (0..<UInt64(1000)).filter { KolmogorovSmirnovTest(sample: uniformSample(100, seed: 1_000 + $0)) { $0 }.pValue < alpha }.count
+    let band = PowerAnalysis.binomialAcceptanceRange(trials: 1000, probability: alpha, tail: 1e-4)
+    report("| KS, n = 100, true uniform, α = \(alpha) | 1000 | \(rejected) | \(String(format: "%.3f", Double(rejected) / 1000)) | \(band) |")
+}
+do {
+    let rejected = (0..<UInt64(1000)).filter { ChiSquareTest.uniform(unitValues: uniformSample(200, seed: 50_000 + $0)).pValue < 0.01 }.count
+    let band = PowerAnalysis.binomialAcceptanceRange(trials: 1000, probability: 0.01, tail: 1e-4)
+    report("| χ², n = 200, true uniform, α = 0.01 | 1000 | \(rejected) | \(String(format: "%.3f", Double(rejected) / 1000)) | \(band) |")
+}
+for (name, policy) in [("full jitter", BackoffPolicy.fullJitter()), ("decorrelated jitter", .decorrelatedJitter())] {
+    let rejected = (0..<UInt64(200)).filter { !BackoffFit.verify(policy, attempts: 1...6, runs: 40, seed: 7_000 + $0, alpha: 0.05).accepted }.count
+    let band = PowerAnalysis.binomialAcceptanceRange(trials: 200, probability: 0.05, tail: 1e-4)
+    report("| whole fit report, \(name), 240 delays, family α = 0.05 | 200 | \(rejected) | \(String(format: "%.3f", Double(rejected) / 200)) | ≤ \(band.upperBound) |")
+}
+do {
+    let n = PowerAnalysis.kolmogorovSmirnovSampleSize(effect: 0.1, alpha: 0.01, power: 0.9)
+    let rejected = (0..<UInt64(100)).filter { seed in
+        KolmogorovSmirnovTest(sample: uniformSample(n, seed: 90_000 + seed).map { min(1, $0 + 0.1) }) { $0 }.pValue < 0.01
+    }.count
+    report("| power: KS, n = \(n) (sized for ε = 0.1, power 0.9), shift of 0.1, α = 0.01 | 100 | \(rejected) | \(String(format: "%.2f", Double(rejected) / 100)) | ≥ 0.9 promised |")
+    let small = PowerAnalysis.kolmogorovSmirnovSampleSize(effect: 0.2, alpha: 0.01, power: 0.5)
+    let weak = (0..<UInt64(100)).filter { seed in
+        KolmogorovSmirnovTest(sample: uniformSample(small, seed: 90_000 + seed).map { min(1, $0 + 0.1) }) { $0 }.pValue < 0.01
+    }.count
+    report("| power: the same shift at n = \(small) (too few samples) | 100 | \(weak) | \(String(format: "%.2f", Double(weak) / 100)) | |")
+}
+report("")
 report("sink \(sink > 0 ? "ok" : "?")")
 
 do {
