@@ -53,28 +53,40 @@ public enum BackoffFit {
         let classified = Classification(observations, policy: policy, tolerance: tolerance.nanoseconds, seed: seed ?? 0)
         var rows: [Verdict] = []
         func row(_ test: String, _ name: String, _ statistic: Double, _ p: Double, _ n: Int, _ worst: String) {
-            rows.append(Verdict(test: test, statisticName: name, statistic: statistic, pValue: p, sampleSize: n, alpha: alpha, seed: seed, worstRegion: worst))
+            rows.append(
+                Verdict(
+                    test: test, statisticName: name, statistic: statistic, pValue: p, sampleSize: n, alpha: alpha,
+                    seed: seed, worstRegion: worst))
         }
 
-        row("within stated bounds", "outside", Double(classified.outside.count), classified.outside.isEmpty ? 1 : 0,
+        row(
+            "within stated bounds", "outside", Double(classified.outside.count), classified.outside.isEmpty ? 1 : 0,
             observations.count, classified.outside.first ?? "none")
         if classified.pointCount > 0 {
-            row("constant delays", "mismatches", Double(classified.mismatches.count), classified.mismatches.isEmpty ? 1 : 0,
+            row(
+                "constant delays", "mismatches", Double(classified.mismatches.count),
+                classified.mismatches.isEmpty ? 1 : 0,
                 classified.pointCount, classified.mismatches.first ?? "none")
         }
         let continuous = classified.continuous
         if continuous.count >= 5 {
             let ks = KolmogorovSmirnovTest(sample: continuous.map(\.u)) { min(1, max(0, $0)) }
-            row(classified.hasAtom ? "KS, pooled, below cap" : "KS, pooled", "D", ks.statistic, ks.pValue, ks.sampleSize,
-                classified.region(quantile: ks.worstValue, empirical: ks.empiricalAtWorst, theoretical: ks.theoreticalAtWorst))
+            row(
+                classified.hasAtom ? "KS, pooled, below cap" : "KS, pooled", "D", ks.statistic, ks.pValue,
+                ks.sampleSize,
+                classified.region(
+                    quantile: ks.worstValue, empirical: ks.empiricalAtWorst, theoretical: ks.theoreticalAtWorst))
         }
         if continuous.count >= 25 {
             let chi = ChiSquareTest.uniform(unitValues: continuous.map(\.u))
             let bin = chi.worstBin
-            row(classified.hasAtom ? "χ², pooled, below cap" : "χ², pooled", "χ²(\(chi.degreesOfFreedom))", chi.statistic,
+            row(
+                classified.hasAtom ? "χ², pooled, below cap" : "χ², pooled", "χ²(\(chi.degreesOfFreedom))",
+                chi.statistic,
                 chi.pValue, chi.sampleSize,
                 "U in [\(bin.lower.formatted(digits: 3)), \(bin.upper.formatted(digits: 3))): \(bin.observed) observed vs "
-                    + "\(bin.expected.formatted(digits: 1)) expected\(classified.example(quantile: (bin.lower + bin.upper) / 2))")
+                    + "\(bin.expected.formatted(digits: 1)) expected\(classified.example(quantile: (bin.lower + bin.upper) / 2))"
+            )
         }
         if !classified.capMasses.isEmpty {
             let (statistic, p, worst) = massAtCapTest(classified)
@@ -86,17 +98,22 @@ public enum BackoffFit {
                 let values = continuous.filter { $0.attempt == attempt }.map(\.u)
                 guard values.count >= perAttemptMinimum else { continue }
                 let ks = KolmogorovSmirnovTest(sample: values) { min(1, max(0, $0)) }
-                row("KS, attempt \(attempt)", "D", ks.statistic, ks.pValue, ks.sampleSize,
-                    classified.region(quantile: ks.worstValue, empirical: ks.empiricalAtWorst, theoretical: ks.theoreticalAtWorst, attempt: attempt))
+                row(
+                    "KS, attempt \(attempt)", "D", ks.statistic, ks.pValue, ks.sampleSize,
+                    classified.region(
+                        quantile: ks.worstValue, empirical: ks.empiricalAtWorst, theoretical: ks.theoreticalAtWorst,
+                        attempt: attempt))
             }
         }
         let sequence = classified.randomizedInRunOrder
         if sequence.count >= 10 {
             let lag = AutocorrelationTest(sequence: sequence, lag: 1)
-            row("lag-1 autocorrelation", "r₁", lag.coefficient, lag.pValue, lag.sampleSize,
+            row(
+                "lag-1 autocorrelation", "r₁", lag.coefficient, lag.pValue, lag.sampleSize,
                 lag.coefficient > 0 ? "successive delays move together" : "successive delays alternate")
             let runs = RunsTest(sequence: sequence)
-            row("runs above/below median", "runs", Double(runs.runs), runs.pValue, runs.above + runs.below,
+            row(
+                "runs above/below median", "runs", Double(runs.runs), runs.pValue, runs.above + runs.below,
                 "\(runs.runs) runs vs \(runs.expectedRuns.formatted(digits: 1)) expected")
         }
         if let ties = classified.tiesAcrossRuns() {
@@ -106,7 +123,8 @@ public enum BackoffFit {
         let perRun = Array(classified.randomizedPerRun.filter { $0.count >= 3 }.prefix(crossCorrelationRunLimit))
         if perRun.count >= 2 {
             let cross = CrossCorrelationTest(sequences: perRun)
-            let pair = cross.mostCorrelatedPair.map { "runs \($0.0) and \($0.1): r = \($0.2.formatted(digits: 3))" } ?? "none"
+            let pair =
+                cross.mostCorrelatedPair.map { "runs \($0.0) and \($0.1): r = \($0.2.formatted(digits: 3))" } ?? "none"
             row("correlation across runs", "mean r", cross.meanCorrelation, cross.pValue, cross.pairs, pair)
         }
         let perRowAlpha = alpha / Double(rows.count)

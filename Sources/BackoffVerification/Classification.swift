@@ -30,10 +30,13 @@ struct Classification {
         var random = Xoshiro256StarStar(seed: seed ^ 0x5EED_0F_7A_AD_0B17)
         var runIndex: [Int: Int] = [:]
         for observation in observations {
-            let shape = StatedShape(policy.distribution(afterFailures: observation.attempt, previous: observation.previous))
+            let shape = StatedShape(
+                policy.distribution(afterFailures: observation.attempt, previous: observation.previous))
             let delay = observation.delay.nanoseconds
             // Built only for the few observations that are reported.
-            func label() -> String { "run \(observation.run), attempt \(observation.attempt): \(secondsText(observation.delay.seconds))" }
+            func label() -> String {
+                "run \(observation.run), attempt \(observation.attempt): \(secondsText(observation.delay.seconds))"
+            }
             var randomized: Double
             var inContinuousPart = false
             switch shape {
@@ -45,7 +48,8 @@ struct Classification {
                 randomized = random.unitDouble()
             case .uniform(let lower, let upper):
                 if delay < lower - tolerance || delay > upper + tolerance {
-                    outside.append("\(label()) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(upper) / 1e9))]")
+                    outside.append(
+                        "\(label()) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(upper) / 1e9))]")
                 }
                 let u = min(1, max(0, Double(delay - lower) / Double(upper - lower)))
                 continuous.append(Continuous(attempt: observation.attempt, u: u, shape: shape))
@@ -53,7 +57,8 @@ struct Classification {
                 inContinuousPart = true
             case .clamped(let lower, _, let cap, let mass):
                 if delay < lower - tolerance || delay > cap + tolerance {
-                    outside.append("\(label()) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(cap) / 1e9))]")
+                    outside.append(
+                        "\(label()) outside [\(secondsText(Double(lower) / 1e9)), \(secondsText(Double(cap) / 1e9))]")
                 }
                 capMasses.append(mass)
                 if delay >= cap - tolerance {
@@ -79,7 +84,8 @@ struct Classification {
 
     /// Words for the worst KS point: the quantile, and the delay it is for one attempt.
     func region(quantile u: Double, empirical: Double, theoretical: Double, attempt: Int? = nil) -> String {
-        let share = "\(Int((empirical * 100).rounded())) % of delays at or below vs \(Int((theoretical * 100).rounded())) % claimed"
+        let share =
+            "\(Int((empirical * 100).rounded())) % of delays at or below vs \(Int((theoretical * 100).rounded())) % claimed"
         return "U ≈ \(u.formatted(digits: 3)): \(share)\(example(quantile: u, attempt: attempt))"
     }
 
@@ -129,7 +135,10 @@ struct Classification {
         }
         guard total >= 2 else { return nil }
         let p = tied == 0 ? 1 : (expected <= 0 ? 0 : SpecialFunctions.regularizedGammaP(Double(tied), expected))
-        let text = worst.map { "\($0.count) runs share \(secondsText(Double($0.delay) / 1e9)) at attempt \($0.attempt); \(tied) tied pairs vs \(expected.formatted(digits: 2)) expected" }
+        let text =
+            worst.map {
+                "\($0.count) runs share \(secondsText(Double($0.delay) / 1e9)) at attempt \($0.attempt); \(tied) tied pairs vs \(expected.formatted(digits: 2)) expected"
+            }
             ?? "no ties (\(expected.formatted(digits: 2)) expected)"
         return (tied, expected, total, p, text)
     }

@@ -11,16 +11,23 @@ public import Statistics
 /// ```
 public enum DelayCharts {
     /// Histogram of the delays (seconds) with the stated density drawn over it.
-    public static func histogram(_ delays: [Duration], stated: DelayDistribution, title: String, bins: Int = 40) -> Chart {
+    public static func histogram(_ delays: [Duration], stated: DelayDistribution, title: String, bins: Int = 40)
+        -> Chart
+    {
         let seconds = delays.map(\.seconds)
         let bounds = stated.bounds
         var low = bounds.lowerBound.seconds, high = bounds.upperBound.seconds
         if high <= low { (low, high) = (low - 0.5, high + 0.5) }
         var chart = Chart(title: title, xLabel: "delay (s)", yLabel: "density (1/s)")
-        chart.add(.bars(Histogram(values: seconds, range: low...high, bins: bins), label: "observed (\(delays.count) delays)"))
+        chart.add(
+            .bars(Histogram(values: seconds, range: low...high, bins: bins), label: "observed (\(delays.count) delays)")
+        )
         switch stated {
         case .constant(let value):
-            chart.add(.line([.init(value.seconds, 0), .init(value.seconds, Double(bins) / (high - low))], label: "stated: always \(value)"))
+            chart.add(
+                .line(
+                    [.init(value.seconds, 0), .init(value.seconds, Double(bins) / (high - low))],
+                    label: "stated: always \(value)"))
         case .uniform(let range):
             let density = 1 / max(1e-12, range.upperBound.seconds - range.lowerBound.seconds)
             chart.add(.line([.init(low, density), .init(high, density)], label: "stated density"))
@@ -30,8 +37,10 @@ public enum DelayCharts {
             // The atom at the cap, spread over the last bin as a histogram would show it.
             let width = (high - low) / Double(bins)
             let atom = stated.massAtCap / width
-            chart.add(.line([.init(high - width, density + atom), .init(high, density + atom)],
-                            label: "stated atom at cap: \(stated.massAtCap.formatted(digits: 3))"))
+            chart.add(
+                .line(
+                    [.init(high - width, density + atom), .init(high, density + atom)],
+                    label: "stated atom at cap: \(stated.massAtCap.formatted(digits: 3))"))
         }
         return chart
     }
@@ -56,7 +65,8 @@ public enum DelayCharts {
     /// Histogram of pooled transforms U = F(D) against the flat density of U(0, 1).
     public static func transformHistogram(_ transforms: [Double], title: String, bins: Int = 40) -> Chart {
         var chart = Chart(title: title, xLabel: "U = F(delay)", yLabel: "density")
-        chart.add(.bars(Histogram(values: transforms, range: 0...1, bins: bins), label: "observed (\(transforms.count))"))
+        chart.add(
+            .bars(Histogram(values: transforms, range: 0...1, bins: bins), label: "observed (\(transforms.count))"))
         chart.add(.line([.init(0, 1), .init(1, 1)], label: "U(0, 1) under the claim"))
         return chart
     }
@@ -73,7 +83,9 @@ public enum DelayCharts {
 extension BackoffFit {
     /// The transforms U the pooled KS and χ² rows test: F(D) for continuous claims,
     /// F(D)/F(cap⁻) below a cap (values at the cap and constants are left out).
-    public static func pooledTransforms(_ observations: [DelayObservation], claim policy: BackoffPolicy, tolerance: Duration = .microseconds(500)) -> [Double] {
+    public static func pooledTransforms(
+        _ observations: [DelayObservation], claim policy: BackoffPolicy, tolerance: Duration = .microseconds(500)
+    ) -> [Double] {
         Classification(observations, policy: policy, tolerance: tolerance.nanoseconds, seed: 0).continuous.map(\.u)
     }
 }

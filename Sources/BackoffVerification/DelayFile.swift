@@ -14,7 +14,9 @@ import LiveConnection
 /// With pairs, a line whose attempt does not follow the previous line's starts a new run.
 public enum DelayFile {
     /// Parses the text; any malformed line is an error naming its line number.
-    public static func parse(_ text: String, attempt fixedAttempt: Int? = nil) throws(DelayFileError) -> [DelayObservation] {
+    public static func parse(_ text: String, attempt fixedAttempt: Int? = nil) throws(DelayFileError)
+        -> [DelayObservation]
+    {
         var observations: [DelayObservation] = []
         var pairs: Bool?
         var run = -1
@@ -22,7 +24,8 @@ public enum DelayFile {
             let number = index + 1
             let line = String(rawLine.trimmingCharacters(in: " \t\r"))
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == ";" }).map(String.init)
+            let fields = line.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0 == ";" }).map(
+                String.init)
             guard fields.count == 1 || fields.count == 2 else {
                 throw .malformedLine(number: number, text: line, reason: "expected a delay or attempt,delay")
             }
@@ -32,7 +35,9 @@ public enum DelayFile {
             }
             pairs = isPair
             guard let delay = parseDuration(fields[fields.count - 1]) else {
-                throw .malformedLine(number: number, text: line, reason: "'\(fields[fields.count - 1])' is not a duration (try 1.5s, 250ms or 0.25)")
+                throw .malformedLine(
+                    number: number, text: line,
+                    reason: "'\(fields[fields.count - 1])' is not a duration (try 1.5s, 250ms or 0.25)")
             }
             if delay < .zero {
                 throw .malformedLine(number: number, text: line, reason: "a delay cannot be negative")
@@ -40,11 +45,13 @@ public enum DelayFile {
             let last = observations.last
             if isPair {
                 guard let attempt = Int(fields[0]), attempt >= 1 else {
-                    throw .malformedLine(number: number, text: line, reason: "'\(fields[0])' is not an attempt number ≥ 1")
+                    throw .malformedLine(
+                        number: number, text: line, reason: "'\(fields[0])' is not an attempt number ≥ 1")
                 }
                 let continues = last.map { attempt == $0.attempt + 1 } ?? false
                 if !continues { run += 1 }
-                observations.append(DelayObservation(run: run, attempt: attempt, delay: delay, previous: continues ? last?.delay : nil))
+                observations.append(
+                    DelayObservation(run: run, attempt: attempt, delay: delay, previous: continues ? last?.delay : nil))
             } else if let fixedAttempt {
                 run += 1
                 observations.append(DelayObservation(run: run, attempt: fixedAttempt, delay: delay, previous: nil))

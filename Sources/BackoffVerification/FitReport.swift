@@ -35,13 +35,16 @@ public struct FitReport: Sendable, CustomStringConvertible {
     public func table() -> String {
         var lines: [String] = []
         let seedText = seed.map { ", seed \($0)" } ?? ""
-        lines.append("claim: \(policy)   n = \(sampleSize)\(seedText)   family α = \(familyAlpha.compact(significant: 3)) (Bonferroni over \(verdicts.count) rows)")
+        lines.append(
+            "claim: \(policy)   n = \(sampleSize)\(seedText)   family α = \(familyAlpha.compact(significant: 3)) (Bonferroni over \(verdicts.count) rows)"
+        )
         let header = ["test", "statistic", "p-value", "n", "verdict", "worst region"]
         var rows = [header]
         for verdict in verdicts {
             rows.append([
                 verdict.test, "\(verdict.statisticName) = \(verdict.statistic.compact(significant: 4))",
-                verdict.pValue.formattedPValue, "\(verdict.sampleSize)", verdict.rejected ? "REJECT" : "ok", verdict.worstRegion,
+                verdict.pValue.formattedPValue, "\(verdict.sampleSize)", verdict.rejected ? "REJECT" : "ok",
+                verdict.worstRegion,
             ])
         }
         let widths = (0..<header.count - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -52,7 +55,10 @@ public struct FitReport: Sendable, CustomStringConvertible {
             }
             lines.append(line + row[header.count - 1])
         }
-        lines.append(accepted ? "verdict: consistent with the claim" : "verdict: REJECTED (\(rejections.map(\.test).joined(separator: "; ")))")
+        lines.append(
+            accepted
+                ? "verdict: consistent with the claim"
+                : "verdict: REJECTED (\(rejections.map(\.test).joined(separator: "; ")))")
         return lines.joined(separator: "\n")
     }
 

@@ -18,7 +18,8 @@ public struct BinomialTest: Sendable, CustomStringConvertible {
     public let pValue: Double
 
     public init(successes: Int, trials: Int, probability: Double) {
-        precondition(trials > 0 && (0...trials).contains(successes), "binomial test: need 0 ≤ successes ≤ trials, trials > 0")
+        precondition(
+            trials > 0 && (0...trials).contains(successes), "binomial test: need 0 ≤ successes ≤ trials, trials > 0")
         precondition((0...1).contains(probability), "binomial test: probability must be in [0, 1]")
         self.successes = successes
         self.trials = trials

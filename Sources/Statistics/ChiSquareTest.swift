@@ -21,7 +21,9 @@ public struct ChiSquareTest: Sendable, CustomStringConvertible {
         public var observed: Int
         public var expected: Double
         /// (O − E)² / E.
-        public var contribution: Double { expected > 0 ? (Double(observed) - expected) * (Double(observed) - expected) / expected : 0 }
+        public var contribution: Double {
+            expected > 0 ? (Double(observed) - expected) * (Double(observed) - expected) / expected : 0
+        }
     }
 
     public let bins: [Bin]
@@ -36,7 +38,8 @@ public struct ChiSquareTest: Sendable, CustomStringConvertible {
     /// Tests observed counts against expected counts for bins with the given edges
     /// (`edges.count == observed.count + 1`; pass indices if edges mean nothing).
     public init(observed: [Int], expected: [Double], edges: [Double]? = nil) {
-        precondition(observed.count == expected.count && !observed.isEmpty, "χ²: observed and expected must match in length")
+        precondition(
+            observed.count == expected.count && !observed.isEmpty, "χ²: observed and expected must match in length")
         let edges = edges ?? (0...observed.count).map(Double.init)
         precondition(edges.count == observed.count + 1, "χ²: need one more edge than bins")
         var merged: [Bin] = []
@@ -67,7 +70,8 @@ public struct ChiSquareTest: Sendable, CustomStringConvertible {
         bins = merged
         statistic = merged.reduce(0) { $0 + $1.contribution }
         degreesOfFreedom = max(1, merged.count - 1)
-        pValue = merged.count < 2 ? 1 : SpecialFunctions.chiSquareSurvival(statistic, degreesOfFreedom: degreesOfFreedom)
+        pValue =
+            merged.count < 2 ? 1 : SpecialFunctions.chiSquareSurvival(statistic, degreesOfFreedom: degreesOfFreedom)
         sampleSize = observed.reduce(0, +)
     }
 

@@ -31,7 +31,9 @@ extension Command {
             --svg DIR       also write the pictures (SVG) into DIR
             """,
         run: { arguments in
-            guard let sub = arguments.optionalPositional() else { throw ArgumentError.missingPositional("SUBCOMMAND (fit, policies or herd)") }
+            guard let sub = arguments.optionalPositional() else {
+                throw ArgumentError.missingPositional("SUBCOMMAND (fit, policies or herd)")
+            }
             switch sub {
             case "fit": return try StatsFit.run(&arguments)
             case "policies": return try StatsPolicies.run(&arguments)
@@ -49,10 +51,13 @@ enum StatsOptions {
         let cap = try arguments.option("--cap", parse: DelayFile.parseDuration)
         let multiplier = try arguments.option("--multiplier", parse: { Double($0) })
         let jitter = try arguments.option("--jitter", parse: { Double($0) })
-        let table = try arguments.option("--table", parse: { text -> [Duration]? in
-            let entries = text.split(separator: ",").map { DelayFile.parseDuration(String($0)) }
-            return entries.isEmpty || entries.contains(where: { $0 == nil || $0! < .zero }) ? nil : entries.compactMap { $0 }
-        })
+        let table = try arguments.option(
+            "--table",
+            parse: { text -> [Duration]? in
+                let entries = text.split(separator: ",").map { DelayFile.parseDuration(String($0)) }
+                return entries.isEmpty || entries.contains(where: { $0 == nil || $0! < .zero })
+                    ? nil : entries.compactMap { $0 }
+            })
         for value in [base, cap].compactMap({ $0 }) where value <= .zero {
             throw .invalidValue("--base/--cap", "\(value)")
         }

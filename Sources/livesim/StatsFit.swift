@@ -38,15 +38,20 @@ enum StatsFit {
             if sameClaim {
                 // One stated distribution for every delay: draw the delays themselves.
                 let delays = observations.map(\.delay)
-                let title = "\(policy), attempt \(attempts.count == 1 ? "\(observations[0].attempt)" : "≥ \(attempts.min() ?? 1)")"
-                try StatsOptions.write(DelayCharts.histogram(delays, stated: stated, title: title), named: "fit-histogram", into: svg)
-                try StatsOptions.write(DelayCharts.cumulative(delays, stated: stated, title: title), named: "fit-ecdf", into: svg)
+                let title =
+                    "\(policy), attempt \(attempts.count == 1 ? "\(observations[0].attempt)" : "≥ \(attempts.min() ?? 1)")"
+                try StatsOptions.write(
+                    DelayCharts.histogram(delays, stated: stated, title: title), named: "fit-histogram", into: svg)
+                try StatsOptions.write(
+                    DelayCharts.cumulative(delays, stated: stated, title: title), named: "fit-ecdf", into: svg)
             } else {
                 let transforms = BackoffFit.pooledTransforms(observations, claim: policy, tolerance: tolerance)
                 guard !transforms.isEmpty else { throw FitFailure("no continuous delays to draw for \(policy)") }
                 let title = "\(policy): pooled U = F(delay)"
-                try StatsOptions.write(DelayCharts.transformHistogram(transforms, title: title), named: "fit-histogram", into: svg)
-                try StatsOptions.write(DelayCharts.transformCumulative(transforms, title: title), named: "fit-ecdf", into: svg)
+                try StatsOptions.write(
+                    DelayCharts.transformHistogram(transforms, title: title), named: "fit-histogram", into: svg)
+                try StatsOptions.write(
+                    DelayCharts.transformCumulative(transforms, title: title), named: "fit-ecdf", into: svg)
             }
         }
         return report.accepted ? 0 : 2

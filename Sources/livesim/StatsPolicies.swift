@@ -35,21 +35,32 @@ enum StatsPolicies {
             let sample = policy.observations(runs: runs, attempts: 3...3, seed: seed)
             let stated = policy.distribution(afterFailures: 3, previous: nil)
             if case .decorrelatedJitter = policy.kind {
-                let transforms = BackoffFit.pooledTransforms(policy.observations(runs: runs, attempts: 1...attempts, seed: seed), claim: policy, tolerance: .zero)
+                let transforms = BackoffFit.pooledTransforms(
+                    policy.observations(runs: runs, attempts: 1...attempts, seed: seed), claim: policy, tolerance: .zero
+                )
                 let title = "\(slug): U = F(delay | previous) below the cap, attempts 1–\(attempts)"
-                try StatsOptions.write(DelayCharts.transformHistogram(transforms, title: title), named: "policy-\(slug)-histogram", into: svg)
-                try StatsOptions.write(DelayCharts.transformCumulative(transforms, title: title), named: "policy-\(slug)-ecdf", into: svg)
+                try StatsOptions.write(
+                    DelayCharts.transformHistogram(transforms, title: title), named: "policy-\(slug)-histogram",
+                    into: svg)
+                try StatsOptions.write(
+                    DelayCharts.transformCumulative(transforms, title: title), named: "policy-\(slug)-ecdf", into: svg)
                 let capped = policy.observations(runs: runs, attempts: 12...12, seed: seed)
                     .filter { $0.previous == policy.maximumDelay }
                 if !capped.isEmpty {
                     let atCap = policy.distribution(afterFailures: 12, previous: policy.maximumDelay)
                     let title = "\(slug): delay after a delay at the cap (\(capped.count) draws)"
-                    try StatsOptions.write(DelayCharts.histogram(capped.map(\.delay), stated: atCap, title: title), named: "policy-\(slug)-at-cap", into: svg)
+                    try StatsOptions.write(
+                        DelayCharts.histogram(capped.map(\.delay), stated: atCap, title: title),
+                        named: "policy-\(slug)-at-cap", into: svg)
                 }
             } else {
                 let title = "\(slug), attempt 3: \(stated)"
-                try StatsOptions.write(DelayCharts.histogram(sample.map(\.delay), stated: stated, title: title), named: "policy-\(slug)-histogram", into: svg)
-                try StatsOptions.write(DelayCharts.cumulative(sample.map(\.delay), stated: stated, title: title), named: "policy-\(slug)-ecdf", into: svg)
+                try StatsOptions.write(
+                    DelayCharts.histogram(sample.map(\.delay), stated: stated, title: title),
+                    named: "policy-\(slug)-histogram", into: svg)
+                try StatsOptions.write(
+                    DelayCharts.cumulative(sample.map(\.delay), stated: stated, title: title),
+                    named: "policy-\(slug)-ecdf", into: svg)
             }
         }
         return allAccepted ? 0 : 2

@@ -51,7 +51,8 @@ struct DefectDetectionTests {
 
         // The honest generator with the same claim, the same size and the same rounding passes.
         let honest = Self.backo2Claim.observations(runs: 250, attempts: 1...4, seed: 2).map {
-            DelayObservation(run: $0.run, attempt: $0.attempt, delay: .milliseconds($0.delay.nanoseconds / 1_000_000), previous: nil)
+            DelayObservation(
+                run: $0.run, attempt: $0.attempt, delay: .milliseconds($0.delay.nanoseconds / 1_000_000), previous: nil)
         }
         let control = BackoffFit.verify(honest, claim: Self.backo2Claim)
         #expect(control.accepted, "\(control.table())")
@@ -106,13 +107,15 @@ struct DefectDetectionTests {
         #expect(rejected.contains("ties across runs"), "\(report.table())")
         #expect(rejected.contains("correlation across runs"), "\(report.table())")
         // Independently seeded clients pass the same rows.
-        let control = BackoffFit.verify(policy.observations(runs: 60, attempts: 1...8, seed: 1_764_500_000), claim: policy)
+        let control = BackoffFit.verify(
+            policy.observations(runs: 60, attempts: 1...8, seed: 1_764_500_000), claim: policy)
         #expect(control.accepted, "\(control.table())")
     }
 
     @Test("no jitter at all (Phoenix-style fixed exponential) fails a jitter claim everywhere it can")
     func noJitter() throws {
-        let data = BackoffPolicy.exponential(base: .seconds(1), cap: .seconds(30)).observations(runs: 50, attempts: 1...8, seed: 1)
+        let data = BackoffPolicy.exponential(base: .seconds(1), cap: .seconds(30)).observations(
+            runs: 50, attempts: 1...8, seed: 1)
         let report = BackoffFit.verify(data, claim: .fullJitter(base: .seconds(1), cap: .seconds(30)))
         let ks = try #require(report.verdicts.first { $0.test == "KS, pooled" })
         #expect(ks.rejected && ks.statistic > 0.95, "\(report.table())")

@@ -39,7 +39,10 @@ struct DelayFileTests {
     func pairs() throws {
         let observations = try DelayFile.parse("1,0.5s\n2, 1.2s\n3\t2s\n1;700ms\n2,1s\n5,9s\n")
         #expect(observations.map(\.run) == [0, 0, 0, 1, 1, 2])
-        #expect(observations.map(\.previous) == [nil, .milliseconds(500), .milliseconds(1200), nil, .milliseconds(700), nil])
+        #expect(
+            observations.map(\.previous) == [
+                nil, .milliseconds(500), .milliseconds(1200), nil, .milliseconds(700), nil,
+            ])
     }
 
     @Test(

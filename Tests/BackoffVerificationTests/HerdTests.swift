@@ -19,15 +19,18 @@ struct HerdTests {
 
     @Test("at N = 100, no jitter makes more calls and takes longer than full jitter", arguments: [1, 2, 3] as [UInt64])
     func noJitterLoses(seed: UInt64) {
-        let none = ContentionExperiment(clients: 100, policy: .exponential(base: Self.base, cap: Self.cap), seed: seed).run()
-        let full = ContentionExperiment(clients: 100, policy: .fullJitter(base: Self.base, cap: Self.cap), seed: seed).run()
+        let none = ContentionExperiment(clients: 100, policy: .exponential(base: Self.base, cap: Self.cap), seed: seed)
+            .run()
+        let full = ContentionExperiment(clients: 100, policy: .fullJitter(base: Self.base, cap: Self.cap), seed: seed)
+            .run()
         #expect(none.calls > 2 * full.calls, "no jitter \(none.calls) calls vs full jitter \(full.calls)")
         #expect(none.completion > full.completion * 5, "no jitter \(none.completion) vs full jitter \(full.completion)")
     }
 
     @Test("every client eventually writes: calls ≥ clients, and exactly one call each without contention")
     func everyoneFinishes() {
-        let single = ContentionExperiment(clients: 1, policy: .fullJitter(base: Self.base, cap: Self.cap), seed: 4).run()
+        let single = ContentionExperiment(clients: 1, policy: .fullJitter(base: Self.base, cap: Self.cap), seed: 4)
+            .run()
         #expect(single.calls == 1 && single.maximumAttempts == 1)
         for named in HerdStudy.contentionPolicies {
             let outcome = ContentionExperiment(clients: 40, policy: named.policy, seed: 9).run()
@@ -54,7 +57,9 @@ struct HerdTests {
             #expect(outcome.reconnectsPerBin.reduce(0, +) == 1000, "\(name): everyone comes back")
             #expect(outcome.allReconnected >= .seconds(10), "\(name): nobody connects during the outage")
         }
-        #expect(none.overloaded > 10 * max(1, full.overloaded), "overload refusals: \(none.overloaded) vs \(full.overloaded)")
+        #expect(
+            none.overloaded > 10 * max(1, full.overloaded),
+            "overload refusals: \(none.overloaded) vs \(full.overloaded)")
         #expect(none.allReconnected > full.allReconnected * 3, "\(none.allReconnected) vs \(full.allReconnected)")
         // Lockstep: without jitter, all attempts after the outage fall into a few bins.
         let afterOutage = none.attemptsPerBin.dropFirst(20).filter { $0 > 0 }.count
@@ -68,7 +73,9 @@ struct HerdTests {
         #expect(rows.count == 8)
         let table = HerdStudy.contentionTable(rows)
         #expect(table.split(separator: "\n").count == 4)
-        for name in ["no jitter", "full jitter", "equal jitter", "decorrelated jitter"] { #expect(table.contains(name)) }
+        for name in ["no jitter", "full jitter", "equal jitter", "decorrelated jitter"] {
+            #expect(table.contains(name))
+        }
         #expect(HerdStudy.contentionChart(rows, completion: true).series.count == 4)
     }
 }

@@ -23,13 +23,17 @@ struct PolicyVerificationTests {
 
     @Test(
         "per attempt, with the sample size that finds a 0.05 CDF departure 90 % of the time",
-        arguments: [(policies[0], 1), (policies[0], 4), (policies[1], 3), (policies[2], 1), (policies[2], 6), (policies[3], 5)]
+        arguments: [
+            (policies[0], 1), (policies[0], 4), (policies[1], 3), (policies[2], 1), (policies[2], 6), (policies[3], 5),
+        ]
     )
     func perAttempt(policy: BackoffPolicy, attempt: Int) {
-        let report = BackoffFit.verify(policy, attempt: attempt, effect: 0.05, power: 0.9, alpha: 0.01, seed: UInt64(attempt))
+        let report = BackoffFit.verify(
+            policy, attempt: attempt, effect: 0.05, power: 0.9, alpha: 0.01, seed: UInt64(attempt))
         #expect(report.accepted, "\(report.table())")
         // ⌈((c_{α/8} + z_{0.9}/2) / 0.05)²⌉ with α/8 = 0.00125.
-        #expect(report.sampleSize == PowerAnalysis.kolmogorovSmirnovSampleSize(effect: 0.05, alpha: 0.01 / 8, power: 0.9))
+        #expect(
+            report.sampleSize == PowerAnalysis.kolmogorovSmirnovSampleSize(effect: 0.05, alpha: 0.01 / 8, power: 0.9))
         #expect(report.verdicts.allSatisfy { $0.seed == UInt64(attempt) })
     }
 
@@ -44,8 +48,9 @@ struct PolicyVerificationTests {
         #expect(report.verdicts.contains { $0.test == "KS, pooled, below cap" && !$0.rejected })
     }
 
-    @Test("false alarms: over 200 seeds a correct policy fails the whole report at most about α of the time",
-          arguments: [BackoffPolicy.fullJitter(), .decorrelatedJitter()])
+    @Test(
+        "false alarms: over 200 seeds a correct policy fails the whole report at most about α of the time",
+        arguments: [BackoffPolicy.fullJitter(), .decorrelatedJitter()])
     func falseAlarmRate(policy: BackoffPolicy) {
         let alpha = 0.05, trials = 200
         let failures = (0..<UInt64(trials)).filter { seed in
@@ -68,7 +73,9 @@ struct PolicyVerificationTests {
         }
         let report = BackoffFit.verify(observations, claim: policy)
         let rejected = Set(report.rejections.map(\.test))
-        #expect(rejected.contains("lag-1 autocorrelation") && rejected.contains("runs above/below median"), "\(report.table())")
+        #expect(
+            rejected.contains("lag-1 autocorrelation") && rejected.contains("runs above/below median"),
+            "\(report.table())")
     }
 }
 

@@ -17,7 +17,8 @@ struct ClassicalTestTests {
 
     @Test("χ² merges bins until each expects at least 5, and names the worst one")
     func chiSquareMerging() {
-        let result = ChiSquareTest(observed: [1, 2, 9, 3, 1, 0, 20], expected: [2, 2, 8, 3, 2, 1, 18], edges: [0, 1, 2, 3, 4, 5, 6, 7])
+        let result = ChiSquareTest(
+            observed: [1, 2, 9, 3, 1, 0, 20], expected: [2, 2, 8, 3, 2, 1, 18], edges: [0, 1, 2, 3, 4, 5, 6, 7])
         #expect(result.bins.allSatisfy { $0.expected >= 5 }, "\(result.bins)")
         #expect(result.bins.map(\.observed).reduce(0, +) == 36)
         #expect(result.degreesOfFreedom == result.bins.count - 1)
@@ -28,7 +29,8 @@ struct ClassicalTestTests {
     func binomial() {
         for row in ReferenceFixture.rows("binomial") {
             let result = BinomialTest(successes: row.int("k"), trials: row.int("n"), probability: row.double("p"))
-            #expect(close(result.pValue, row.double("pvalue"), absolute: 1e-12, relative: 1e-8), "\(row): \(result.pValue)")
+            #expect(
+                close(result.pValue, row.double("pvalue"), absolute: 1e-12, relative: 1e-8), "\(row): \(result.pValue)")
         }
     }
 

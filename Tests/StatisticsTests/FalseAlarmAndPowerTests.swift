@@ -21,7 +21,8 @@ struct FalseAlarmAndPowerTests {
             return KolmogorovSmirnovTest(sample: sample) { $0 }.pValue < alpha
         }.count
         let range = PowerAnalysis.binomialAcceptanceRange(trials: trials, probability: alpha, tail: 1e-4)
-        #expect(range.contains(rejections), "\(rejections) rejections of \(trials) at α = \(alpha); expected in \(range)")
+        #expect(
+            range.contains(rejections), "\(rejections) rejections of \(trials) at α = \(alpha); expected in \(range)")
     }
 
     @Test("χ² on 1000 true-uniform samples rejects about α of them")

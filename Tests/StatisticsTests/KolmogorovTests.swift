@@ -11,7 +11,9 @@ struct KolmogorovTests {
             let sf = KolmogorovDistribution.survival(d, sampleSize: n)
             // Above n = 140 scipy switches to approximations good to about 1e-7.
             let tolerance = n <= 140 ? 1e-12 : 1e-6
-            #expect(close(sf, row.double("sf"), absolute: tolerance, relative: 1e-9), "n = \(n), d = \(d): \(sf) vs \(row.double("sf"))")
+            #expect(
+                close(sf, row.double("sf"), absolute: tolerance, relative: 1e-9),
+                "n = \(n), d = \(d): \(sf) vs \(row.double("sf"))")
         }
     }
 
@@ -53,7 +55,9 @@ struct KolmogorovTests {
             let sample = row.doubles("sample")
             let result = KolmogorovSmirnovTest(sample: sample) { min(1, max(0, $0)) }
             #expect(close(result.statistic, row.double("statistic"), absolute: 1e-14), "n = \(sample.count)")
-            #expect(close(result.pValue, row.double("pvalue"), absolute: 1e-7, relative: 1e-6), "n = \(sample.count): \(result.pValue)")
+            #expect(
+                close(result.pValue, row.double("pvalue"), absolute: 1e-7, relative: 1e-6),
+                "n = \(sample.count): \(result.pValue)")
             // The reported worst point really carries the gap.
             #expect(close(abs(result.empiricalAtWorst - result.theoreticalAtWorst), result.statistic, absolute: 1e-12))
         }

@@ -8,7 +8,8 @@ struct SpecialFunctionTests {
     func logGamma() {
         for row in ReferenceFixture.rows("log_gamma") {
             let value = SpecialFunctions.logGamma(row.double("x"))
-            #expect(close(value, row.double("value"), absolute: 1e-13, relative: 1e-12), "x = \(row.double("x")): \(value)")
+            #expect(
+                close(value, row.double("value"), absolute: 1e-13, relative: 1e-12), "x = \(row.double("x")): \(value)")
         }
     }
 
@@ -35,11 +36,13 @@ struct SpecialFunctionTests {
     func normal() {
         for row in ReferenceFixture.rows("normal_cdf") {
             let value = SpecialFunctions.normalCDF(row.double("x"))
-            #expect(close(value, row.double("value"), absolute: 1e-16, relative: 1e-12), "Φ(\(row.double("x"))) = \(value)")
+            #expect(
+                close(value, row.double("value"), absolute: 1e-16, relative: 1e-12), "Φ(\(row.double("x"))) = \(value)")
         }
         for row in ReferenceFixture.rows("normal_quantile") {
             let value = SpecialFunctions.normalQuantile(row.double("p"))
-            #expect(close(value, row.double("value"), absolute: 1e-9, relative: 1e-9), "Φ⁻¹(\(row.double("p"))) = \(value)")
+            #expect(
+                close(value, row.double("value"), absolute: 1e-9, relative: 1e-9), "Φ⁻¹(\(row.double("p"))) = \(value)")
         }
     }
 

@@ -23,7 +23,8 @@ public struct ContentionExperiment: Sendable {
     public var seed: UInt64
 
     public init(
-        clients: Int, policy: BackoffPolicy, latency: ClosedRange<Duration> = .microseconds(4500)...Duration.microseconds(5500),
+        clients: Int, policy: BackoffPolicy,
+        latency: ClosedRange<Duration> = .microseconds(4500)...Duration.microseconds(5500),
         seed: UInt64
     ) {
         precondition(clients > 0, "the experiment needs at least one client")
@@ -74,7 +75,8 @@ public struct ContentionExperiment: Sendable {
                     queue.schedule(.succeeded(client: client), at: now + hop())
                 } else {
                     failures[client] += 1
-                    let delay = policy.delay(afterFailures: failures[client], previous: previousDelay[client], using: &generators[client])
+                    let delay = policy.delay(
+                        afterFailures: failures[client], previous: previousDelay[client], using: &generators[client])
                     previousDelay[client] = delay
                     queue.schedule(.readArrives(client: client), at: now + hop() + delay.nanoseconds + hop())
                 }

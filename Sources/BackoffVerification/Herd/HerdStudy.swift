@@ -58,9 +58,10 @@ public enum HerdStudy {
                     calls += Double(outcome.calls)
                     completion += outcome.completion.nanoseconds
                 }
-                rows.append(ContentionRow(
-                    policy: named.name, clients: clients, meanCalls: calls / Double(seeds.count),
-                    meanCompletion: .nanoseconds(completion / Int64(seeds.count)), seeds: seeds.count))
+                rows.append(
+                    ContentionRow(
+                        policy: named.name, clients: clients, meanCalls: calls / Double(seeds.count),
+                        meanCompletion: .nanoseconds(completion / Int64(seeds.count)), seeds: seeds.count))
             }
         }
         return rows
@@ -69,14 +70,21 @@ public enum HerdStudy {
     /// Markdown: one row per client count, calls and completion time per policy.
     public static func contentionTable(_ rows: [ContentionRow]) -> String {
         let names = orderedNames(rows.map(\.policy))
-        var lines = ["| clients | " + names.map { "\($0): calls" }.joined(separator: " | ") + " | "
-            + names.map { "\($0): time" }.joined(separator: " | ") + " |"]
+        var lines = [
+            "| clients | " + names.map { "\($0): calls" }.joined(separator: " | ") + " | "
+                + names.map { "\($0): time" }.joined(separator: " | ") + " |"
+        ]
         lines.append("|---:|" + String(repeating: "---:|", count: 2 * names.count))
         for clients in orderedNames(rows.map { "\($0.clients)" }) {
             let cells = rows.filter { "\($0.clients)" == clients }
-            let calls = names.map { name in cells.first { $0.policy == name }.map { $0.meanCalls.formatted(digits: 0) } ?? "" }
-            let times = names.map { name in cells.first { $0.policy == name }.map { secondsText($0.meanCompletion.seconds) } ?? "" }
-            lines.append("| \(clients) | " + calls.joined(separator: " | ") + " | " + times.joined(separator: " | ") + " |")
+            let calls = names.map { name in
+                cells.first { $0.policy == name }.map { $0.meanCalls.formatted(digits: 0) } ?? ""
+            }
+            let times = names.map { name in
+                cells.first { $0.policy == name }.map { secondsText($0.meanCompletion.seconds) } ?? ""
+            }
+            lines.append(
+                "| \(clients) | " + calls.joined(separator: " | ") + " | " + times.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")
     }
@@ -101,7 +109,12 @@ public enum HerdStudy {
         policies: [NamedPolicy] = reconnectPolicies
     ) -> [(name: String, outcome: ReconnectExperiment.Outcome)] {
         policies.map { named in
-            (named.name, ReconnectExperiment(connections: connections, policy: named.policy, outage: outage, capacity: capacity, seed: seed).run())
+            (
+                named.name,
+                ReconnectExperiment(
+                    connections: connections, policy: named.policy, outage: outage, capacity: capacity, seed: seed
+                ).run()
+            )
         }
     }
 
@@ -124,8 +137,9 @@ public enum HerdStudy {
     public static func reconnectChart(
         _ outcomes: [(name: String, outcome: ReconnectExperiment.Outcome)], until horizon: Duration? = nil
     ) -> Chart {
-        var chart = Chart(title: "Reconnect attempts after an outage drops every connection",
-                          xLabel: "time since the drop (s)", yLabel: "attempts per second")
+        var chart = Chart(
+            title: "Reconnect attempts after an outage drops every connection",
+            xLabel: "time since the drop (s)", yLabel: "attempts per second")
         for (name, outcome) in outcomes {
             let width = outcome.bin.seconds
             var points: [Chart.Point] = []

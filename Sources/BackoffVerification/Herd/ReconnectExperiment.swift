@@ -27,7 +27,8 @@ public struct ReconnectExperiment: Sendable {
 
     public init(
         connections: Int, policy: BackoffPolicy, outage: Duration = .seconds(10), capacity: Int = 100,
-        latency: ClosedRange<Duration> = .microseconds(4500)...Duration.microseconds(5500), bin: Duration = .milliseconds(500),
+        latency: ClosedRange<Duration> = .microseconds(4500)...Duration.microseconds(5500),
+        bin: Duration = .milliseconds(500),
         seed: UInt64
     ) {
         precondition(connections > 0 && capacity > 0, "the experiment needs connections and a positive capacity")
@@ -114,7 +115,8 @@ public struct ReconnectExperiment: Sendable {
                 queue.schedule(admitted ? .connected(client: client) : .refused(client: client), at: now + hop())
             case .refused(let client):
                 failures[client] += 1
-                let delay = policy.delay(afterFailures: failures[client], previous: previousDelay[client], using: &generators[client])
+                let delay = policy.delay(
+                    afterFailures: failures[client], previous: previousDelay[client], using: &generators[client])
                 previousDelay[client] = delay
                 queue.schedule(.attemptArrives(client: client), at: now + delay.nanoseconds + hop())
             case .connected:
@@ -125,11 +127,13 @@ public struct ReconnectExperiment: Sendable {
         reconnectsPerBin += Array(repeating: 0, count: max(0, attemptsPerBin.count - reconnectsPerBin.count))
         reconnectTimes.sort()
         func quantile(_ q: Double) -> Duration {
-            .nanoseconds(reconnectTimes[min(reconnectTimes.count - 1, Int((Double(reconnectTimes.count) * q).rounded(.up)) - 1)])
+            .nanoseconds(
+                reconnectTimes[min(reconnectTimes.count - 1, Int((Double(reconnectTimes.count) * q).rounded(.up)) - 1)])
         }
         return Outcome(
             attemptsPerBin: attemptsPerBin, reconnectsPerBin: reconnectsPerBin, bin: bin, attempts: attempts,
-            overloaded: overloaded, halfReconnected: quantile(0.5), mostReconnected: quantile(0.99), allReconnected: quantile(1),
+            overloaded: overloaded, halfReconnected: quantile(0.5), mostReconnected: quantile(0.99),
+            allReconnected: quantile(1),
             outage: outage)
     }
 }

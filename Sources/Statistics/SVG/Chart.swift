@@ -86,8 +86,9 @@ public struct Chart: Sendable {
                 let heights = density ? histogram.densities : histogram.counts.map(Double.init)
                 for (bin, value) in heights.enumerated() where value > 0 {
                     let (low, high) = histogram.edges(of: bin)
-                    out.rect(x: px(low), y: py(value), width: px(high) - px(low), height: py(y0) - py(value),
-                             fill: colour, stroke: "none", opacity: 0.45)
+                    out.rect(
+                        x: px(low), y: py(value), width: px(high) - px(low), height: py(y0) - py(value),
+                        fill: colour, stroke: "none", opacity: 0.45)
                 }
             case .line(let points, _):
                 out.polyline(points.map { (px($0.x), py($0.y)) }, stroke: colour)

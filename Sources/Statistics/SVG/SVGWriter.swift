@@ -21,12 +21,18 @@ public struct SVGWriter: Sendable {
     }
 
     public mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String) {
-        body.append("<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"1\"/>")
+        body.append(
+            "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"1\"/>"
+        )
     }
 
-    public mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String, opacity: Double = 1) {
+    public mutating func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String, opacity: Double = 1
+    ) {
         let opacityText = opacity < 1 ? " fill-opacity=\"\(n(opacity))\"" : ""
-        body.append("<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(0, width)))\" height=\"\(n(max(0, height)))\" fill=\"\(fill)\" stroke=\"\(stroke)\"\(opacityText)/>")
+        body.append(
+            "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(0, width)))\" height=\"\(n(max(0, height)))\" fill=\"\(fill)\" stroke=\"\(stroke)\"\(opacityText)/>"
+        )
     }
 
     public mutating func polyline(_ points: [(Double, Double)], stroke: String) {
@@ -36,7 +42,8 @@ public struct SVGWriter: Sendable {
     }
 
     public mutating func text(
-        _ content: String, x: Double, y: Double, anchor: String, size: Double, weight: String = "normal", rotate: Double? = nil
+        _ content: String, x: Double, y: Double, anchor: String, size: Double, weight: String = "normal",
+        rotate: Double? = nil
     ) {
         let transform = rotate.map { " transform=\"rotate(\(n($0)) \(n(x)) \(n(y)))\"" } ?? ""
         body.append(
