@@ -34,6 +34,10 @@ public enum DelayFile {
                 throw .malformedLine(number: number, text: line, reason: "mixes bare delays and attempt,delay pairs")
             }
             pairs = isPair
+            if isPair && fixedAttempt != nil {
+                throw .malformedLine(
+                    number: number, text: line, reason: "attempt,delay pairs carry their own attempt: drop --attempt")
+            }
             guard let delay = parseDuration(fields[fields.count - 1]) else {
                 throw .malformedLine(
                     number: number, text: line,

@@ -77,8 +77,8 @@ public struct ChiSquareTest: Sendable, CustomStringConvertible {
 
     /// Equiprobable bins on [0, 1] for probability-integral-transformed values.
     ///
-    /// The default bin count, min(n/5, ⌈2n^{2/5}⌉) (Mann and Wald's rule of thumb, halved
-    /// for safety), keeps every expected count ≥ 5 without merging.
+    /// The default bin count, min(n/5, ⌈2n^{2/5}⌉) (Moore's rule of thumb k ≈ 2n^{2/5}, capped
+    /// so that n/k ≥ 5), keeps every expected count ≥ 5 without merging.
     public static func uniform(unitValues: [Double], bins: Int? = nil) -> ChiSquareTest {
         let n = unitValues.count
         precondition(n > 0, "χ² needs at least one value")

@@ -33,6 +33,7 @@ struct DelayFileTests {
         let observations = try DelayFile.parse("1s\n2s\n", attempt: 4)
         #expect(observations.map(\.attempt) == [4, 4] && observations.map(\.run) == [0, 1])
         #expect(observations.allSatisfy { $0.previous == nil })
+        #expect(throws: DelayFileError.self) { try DelayFile.parse("1,1s\n", attempt: 2) }
     }
 
     @Test("attempt,delay pairs start a new run whenever the attempt does not follow on")
