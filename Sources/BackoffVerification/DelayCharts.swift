@@ -49,6 +49,7 @@ public enum DelayCharts {
     public static func cumulative(_ delays: [Duration], stated: DelayDistribution, title: String) -> Chart {
         let ecdf = EmpiricalCDF(delays.map(\.seconds))
         var chart = Chart(title: title, xLabel: "delay (s)", yLabel: "P(delay ≤ x)")
+        chart.yUpperBound = 1
         let bounds = stated.bounds
         let low = min(bounds.lowerBound.seconds, ecdf.sorted.first ?? 0)
         let high = max(bounds.upperBound.seconds, ecdf.sorted.last ?? 1)
@@ -74,6 +75,7 @@ public enum DelayCharts {
     /// Empirical CDF of pooled transforms against the diagonal.
     public static func transformCumulative(_ transforms: [Double], title: String) -> Chart {
         var chart = Chart(title: title, xLabel: "U = F(delay)", yLabel: "P(U ≤ u)")
+        chart.yUpperBound = 1
         chart.add(.line([.init(0, 0), .init(1, 1)], label: "U(0, 1) under the claim"))
         chart.add(.steps(EmpiricalCDF(transforms).steps(limit: 600).map { .init($0.x, $0.y) }, label: "empirical"))
         return chart

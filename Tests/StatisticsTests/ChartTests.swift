@@ -44,3 +44,21 @@ struct ChartTests {
         #expect(svg == chart.svg())
     }
 }
+
+@Suite("Chart labels")
+struct ChartLabelTests {
+    @Test(
+        "whole numbers print in full, fractions with %g",
+        arguments: [(200_000.0, "200000"), (0.5, "0.5"), (-3.0, "-3"), (0.25, "0.25")])
+    func labels(value: Double, text: String) {
+        #expect(Chart.label(value) == text)
+    }
+
+    @Test("a fixed upper bound caps the y axis at 1 for probabilities")
+    func upperBound() {
+        var chart = Chart(title: "t", xLabel: "x", yLabel: "y")
+        chart.yUpperBound = 1
+        chart.add(.steps([.init(0, 0.5), .init(1, 1)], label: "ecdf"))
+        #expect(chart.bounds().1.upperBound == 1)
+    }
+}

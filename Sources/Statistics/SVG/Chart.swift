@@ -37,6 +37,8 @@ public struct Chart: Sendable {
     public var height = 420.0
     /// Forces the y axis to start at zero (densities, counts, probabilities).
     public var yFromZero = true
+    /// Fixes the top of the y axis (1 for probabilities) instead of fitting the data.
+    public var yUpperBound: Double?
     public private(set) var series: [Series] = []
 
     /// Colours cycled through the series (colour-blind-safe Okabe–Ito palette).
@@ -71,11 +73,11 @@ public struct Chart: Sendable {
         out.text(yLabel, x: 16, y: margin.top + plotHeight / 2, anchor: "middle", size: 12, rotate: -90)
         for tick in xTicks {
             out.line(px(tick), margin.top, px(tick), margin.top + plotHeight, stroke: "#e5e5e5")
-            out.text(tick.compact(), x: px(tick), y: margin.top + plotHeight + 16, anchor: "middle", size: 11)
+            out.text(Self.label(tick), x: px(tick), y: margin.top + plotHeight + 16, anchor: "middle", size: 11)
         }
         for tick in yTicks {
             out.line(margin.left, py(tick), margin.left + plotWidth, py(tick), stroke: "#e5e5e5")
-            out.text(tick.compact(), x: margin.left - 6, y: py(tick) + 4, anchor: "end", size: 11)
+            out.text(Self.label(tick), x: margin.left - 6, y: py(tick) + 4, anchor: "end", size: 11)
         }
         out.rect(x: margin.left, y: margin.top, width: plotWidth, height: plotHeight, fill: "none", stroke: "#333333")
 
@@ -135,7 +137,14 @@ public struct Chart: Sendable {
         if yHigh <= yLow { yHigh = yLow + 1 }
         if !yFromZero { yLow -= (yHigh - yLow) * 0.02 }
         xLow = min(xLow, xHigh)
+        if let yUpperBound, yUpperBound > yLow { return (xLow...xHigh, yLow...yUpperBound) }
         return (xLow...xHigh, yLow...(yHigh * 1.04))
+    }
+
+    /// Tick text: whole numbers in full (200000, not 2e+05), others with `%g`.
+    static func label(_ value: Double) -> String {
+        if value == value.rounded() && abs(value) < 1e12 { return String(Int64(value)) }
+        return value.compact()
     }
 
     /// 1-2-5 ticks covering the range (first tick ≤ lower, last tick ≥ upper).
