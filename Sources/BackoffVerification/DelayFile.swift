@@ -19,7 +19,7 @@ public enum DelayFile {
     {
         var observations: [DelayObservation] = []
         var pairs: Bool?
-        var run = -1
+        var run = -1  // incremented before the first run's first delay
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             let line = String(rawLine.trimmingCharacters(in: " \t\r"))
@@ -60,7 +60,7 @@ public enum DelayFile {
                 run += 1
                 observations.append(DelayObservation(run: run, attempt: fixedAttempt, delay: delay, previous: nil))
             } else {
-                if run < 0 { run = 0 }
+                // Bare delays without --attempt: one client's consecutive attempts.
                 observations.append(
                     DelayObservation(run: 0, attempt: (last?.attempt ?? 0) + 1, delay: delay, previous: last?.delay))
             }

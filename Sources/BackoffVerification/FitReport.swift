@@ -3,7 +3,7 @@ public import LiveConnection
 /// Every verdict on one set of delays against one claimed policy, with a table to print.
 ///
 /// ```swift
-/// let report = BackoffFit.fit(observations, to: .fullJitter(base: .seconds(1), cap: .seconds(30)))
+/// let report = try BackoffFit.fit(observations, to: .fullJitter(base: .seconds(1), cap: .seconds(30)))
 /// print(report.table())
 /// #expect(report.accepted, "\(report)")
 /// ```
