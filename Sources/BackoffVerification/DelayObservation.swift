@@ -12,13 +12,16 @@ public import LiveConnection
 /// `previous` matters only to decorrelated jitter, whose next delay is drawn relative to
 /// the last one; runs let the independence tests compare clients with each other.
 public struct DelayObservation: Hashable, Sendable {
+    /// Which run (client, reconnect episode) the delay belongs to.
     public var run: Int
     /// Consecutive failures before this delay (1 for the first retry).
     public var attempt: Int
+    /// The delay waited before the next attempt.
     public var delay: Duration
     /// The delay before this one in the same run, if recorded.
     public var previous: Duration?
 
+    /// One observation.
     public init(run: Int, attempt: Int, delay: Duration, previous: Duration? = nil) {
         self.run = run
         self.attempt = attempt

@@ -11,12 +11,18 @@ public import LiveConnection
 /// The family-wise level is split over the rows (Bonferroni): each row is judged at
 /// α/m, so the chance that a correct policy fails *any* row is at most α.
 public struct FitReport: Sendable, CustomStringConvertible {
+    /// The claimed policy.
     public var policy: BackoffPolicy
+    /// The level for the whole report, before the Bonferroni split.
     public var familyAlpha: Double
+    /// One verdict per check, in a fixed order.
     public var verdicts: [Verdict]
+    /// The number of delays.
     public var sampleSize: Int
+    /// The seed that drew the delays, if the kit drew them.
     public var seed: UInt64?
 
+    /// A report (``BackoffFit`` builds them).
     public init(policy: BackoffPolicy, familyAlpha: Double, verdicts: [Verdict], sampleSize: Int, seed: UInt64?) {
         self.policy = policy
         self.familyAlpha = familyAlpha

@@ -17,14 +17,20 @@ public struct Verdict: Sendable, CustomStringConvertible {
     public var test: String
     /// The statistic's symbol ("D", "χ²", "r₁", …) and value.
     public var statisticName: String
+    /// The statistic's value.
     public var statistic: Double
+    /// The p-value under the claim.
     public var pValue: Double
+    /// How many values the check used.
     public var sampleSize: Int
+    /// The level this row is judged at.
     public var alpha: Double
+    /// The seed that drew the sample, if the kit drew it.
     public var seed: UInt64?
     /// Where the data departs most from the claim, in words a user can look up.
     public var worstRegion: String
 
+    /// A verdict (``BackoffFit`` builds them).
     public init(
         test: String, statisticName: String, statistic: Double, pValue: Double, sampleSize: Int, alpha: Double,
         seed: UInt64?, worstRegion: String

@@ -12,12 +12,18 @@
 /// here; feed it probability-integral-transformed values so that a growing ceiling (which
 /// correlates raw delays by design) does not count as dependence.
 public struct AutocorrelationTest: Sendable, CustomStringConvertible {
+    /// k, the distance between the paired values.
     public let lag: Int
+    /// r_k.
     public let coefficient: Double
+    /// (r_k + 1/n)·√n.
     public let z: Double
+    /// Two-sided p-value of `z`.
     public let pValue: Double
+    /// n, the length of the sequence.
     public let sampleSize: Int
 
+    /// Tests `sequence`, in its order, at lag `lag`.
     public init(sequence: [Double], lag: Int = 1) {
         precondition(lag >= 1 && sequence.count > lag + 1, "autocorrelation: need lag ≥ 1 and more than lag + 1 values")
         let n = sequence.count

@@ -12,11 +12,16 @@ import Foundation
 /// one (scipy's `binomtest` default, with its 1 + 10⁻⁷ tolerance on ties), computed from
 /// log-probabilities so that a million trials cost a million cheap steps.
 public struct BinomialTest: Sendable, CustomStringConvertible {
+    /// The observed count.
     public let successes: Int
+    /// The number of trials.
     public let trials: Int
+    /// The claimed success probability.
     public let probability: Double
+    /// The two-sided p-value.
     public let pValue: Double
 
+    /// Tests `successes` out of `trials` against `probability`.
     public init(successes: Int, trials: Int, probability: Double) {
         precondition(
             trials > 0 && (0...trials).contains(successes), "binomial test: need 0 ≤ successes ≤ trials, trials > 0")

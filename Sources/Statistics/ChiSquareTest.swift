@@ -16,9 +16,13 @@ import Foundation
 public struct ChiSquareTest: Sendable, CustomStringConvertible {
     /// One (possibly merged) bin: its edges, observed and expected counts.
     public struct Bin: Sendable, Equatable {
+        /// The lower edge of the bin.
         public var lower: Double
+        /// The upper edge of the bin.
         public var upper: Double
+        /// How many values fell in the bin.
         public var observed: Int
+        /// How many the claim expects.
         public var expected: Double
         /// (O − E)² / E.
         public var contribution: Double {
@@ -26,10 +30,15 @@ public struct ChiSquareTest: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The bins after merging, in order.
     public let bins: [Bin]
+    /// Σ (O − E)² / E over the merged bins.
     public let statistic: Double
+    /// k − 1 for k merged bins.
     public let degreesOfFreedom: Int
+    /// P(χ²_df ≥ statistic).
     public let pValue: Double
+    /// The total observed count.
     public let sampleSize: Int
 
     /// The smallest expected count a bin may have after merging.

@@ -13,13 +13,18 @@
 /// z = Σ m_ab r_ab / √(Σ m_ab). Clients that share a seed (created in the same Unix second)
 /// have r = 1 and drag the mean up. Sequences shorter than 3 are skipped.
 public struct CrossCorrelationTest: Sendable, CustomStringConvertible {
+    /// Pairs of sequences compared (each with at least 3 shared positions).
     public let pairs: Int
+    /// The unweighted mean of the pairwise correlations.
     public let meanCorrelation: Double
+    /// Σ m·r / √(Σ m): standard normal under independence.
     public let z: Double
+    /// Two-sided p-value of `z`.
     public let pValue: Double
     /// The pair of sequence indices with the largest |r|, and that r.
     public let mostCorrelatedPair: (Int, Int, Double)?
 
+    /// Compares every pair of `sequences` over their common prefix.
     public init(sequences: [[Double]]) {
         var pairs = 0
         var weighted = 0.0, weights = 0.0, sum = 0.0

@@ -6,13 +6,16 @@
 /// ecdf.steps         // (x, Fₙ(x)) at each distinct value, for plotting
 /// ```
 public struct EmpiricalCDF: Sendable, Equatable {
+    /// The sample, sorted ascending.
     public let sorted: [Double]
 
+    /// The ECDF of `values` (which must not be empty).
     public init(_ values: [Double]) {
         precondition(!values.isEmpty, "an empirical CDF needs values")
         sorted = values.sorted()
     }
 
+    /// Fₙ(x): the fraction of values at or below `x`.
     public func callAsFunction(_ x: Double) -> Double {
         // Binary search for the number of values ≤ x.
         var low = 0, high = sorted.count

@@ -18,9 +18,11 @@ public struct KolmogorovSmirnovTest: Sendable, CustomStringConvertible {
     public let minusStatistic: Double
     /// The sample value where the largest gap sits (the worst-fitting region).
     public let worstValue: Double
-    /// F at the worst value, and the empirical CDF just beside it.
+    /// F at the worst value.
     public let theoreticalAtWorst: Double
+    /// The empirical CDF on the side of the worst value where the gap is largest.
     public let empiricalAtWorst: Double
+    /// The number of values tested.
     public let sampleSize: Int
     /// P(Dₙ ≥ D) under the null hypothesis.
     public let pValue: Double

@@ -11,13 +11,20 @@
 /// means streaks (a trend or sticky state), too many means alternation (like a generator
 /// that flips a sign every draw).
 public struct RunsTest: Sendable, CustomStringConvertible {
+    /// The number of runs above or below the median.
     public let runs: Int
+    /// Values above the median (n₁).
     public let above: Int
+    /// Values below the median (n₂).
     public let below: Int
+    /// μ = 2n₁n₂/(n₁+n₂) + 1.
     public let expectedRuns: Double
+    /// (R − μ)/σ.
     public let z: Double
+    /// Two-sided p-value of `z`.
     public let pValue: Double
 
+    /// Counts runs in `sequence`, in its order.
     public init(sequence: [Double]) {
         precondition(!sequence.isEmpty, "runs test needs values")
         let sorted = sequence.sorted()

@@ -12,13 +12,18 @@
 /// tail P(Poisson(λ) ≥ T) = P(T, λ), the regularized lower incomplete gamma function.
 /// Generators seeded from the same Unix second produce whole groups of equal delays.
 public struct TiesTest: Sendable, CustomStringConvertible {
+    /// Pairs of equal values (a value occurring k times gives k(k−1)/2).
     public let tiedPairs: Int
+    /// C(N, 2)·q, the birthday expectation.
     public let expectedTiedPairs: Double
+    /// N, the number of values.
     public let sampleSize: Int
+    /// P(Poisson(λ) ≥ tiedPairs), one-sided: too many ties.
     public let pValue: Double
     /// The most repeated value and how often it occurs.
     public let mostRepeated: (value: Int64, count: Int)?
 
+    /// Counts ties among `values` against collision probability q.
     public init(values: [Int64], collisionProbability: Double) {
         precondition((0...1).contains(collisionProbability), "ties: collision probability must be in [0, 1]")
         let sorted = values.sorted()

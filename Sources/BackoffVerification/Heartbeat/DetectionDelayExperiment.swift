@@ -21,12 +21,14 @@ public import LiveConnection
 /// to "heartbeat missed" is uniform on [T − L/2, P + T − L/2): D ≤ P + T always and
 /// E[D] = P/2 + T − L/2 (seed 000's formula, P/2 + T, when L → 0).
 public struct DetectionDelayExperiment: Sendable {
+    /// The machine configuration: P and T come from here.
     public var configuration: ConnectionConfiguration
     /// The ping–pong round trip L.
     public var roundTrip: Duration
     /// The death happens uniformly within this many heartbeat intervals after the open.
     public var cycles: Int
 
+    /// An experiment; `delays(count:seed:)` performs it.
     public init(configuration: ConnectionConfiguration, roundTrip: Duration = .milliseconds(20), cycles: Int = 10) {
         precondition(cycles > 0 && roundTrip >= .zero, "cycles must be positive and the round trip not negative")
         precondition(

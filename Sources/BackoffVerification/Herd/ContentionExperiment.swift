@@ -17,11 +17,16 @@ public import LiveConnection
 /// an ``EventQueue`` keyed by (time, sequence), one seeded generator per client for the
 /// backoff draws and one for the network, so a seed reproduces the run exactly.
 public struct ContentionExperiment: Sendable {
+    /// N, the contending clients.
     public var clients: Int
+    /// The backoff every client uses.
     public var policy: BackoffPolicy
+    /// The one-way network latency range (uniform).
     public var latency: ClosedRange<Duration>
+    /// The seed of the network and of every client generator.
     public var seed: UInt64
 
+    /// An experiment; `run()` performs it.
     public init(
         clients: Int, policy: BackoffPolicy,
         latency: ClosedRange<Duration> = .microseconds(4500)...Duration.microseconds(5500),
@@ -50,6 +55,7 @@ public struct ContentionExperiment: Sendable {
         case succeeded(client: Int)
     }
 
+    /// Runs the simulation to the last successful write.
     public func run() -> Outcome {
         var seeds = SplitMix64(seed: seed)
         var network = Xoshiro256StarStar(seed: seeds.nextWord())

@@ -13,9 +13,12 @@ public struct EventQueue<Event> {
     private var heap: [(time: Int64, sequence: UInt64, event: Event)] = []
     private var sequence: UInt64 = 0
 
+    /// An empty queue.
     public init() {}
 
+    /// True when no event is scheduled.
     public var isEmpty: Bool { heap.isEmpty }
+    /// The number of scheduled events.
     public var count: Int { heap.count }
 
     /// Adds an event due at `time` (nanoseconds of virtual time).

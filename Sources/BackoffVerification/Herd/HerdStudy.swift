@@ -12,8 +12,11 @@ public import Statistics
 public enum HerdStudy {
     /// A policy with the name the tables print.
     public struct NamedPolicy: Sendable {
+        /// The name printed in tables and legends.
         public var name: String
+        /// The policy itself.
         public var policy: BackoffPolicy
+        /// A named policy.
         public init(name: String, policy: BackoffPolicy) {
             self.name = name
             self.policy = policy
@@ -37,10 +40,15 @@ public enum HerdStudy {
 
     /// One cell of the contention table: means over the seeds.
     public struct ContentionRow: Sendable, Equatable {
+        /// The policy name.
         public var policy: String
+        /// N, the contending clients.
         public var clients: Int
+        /// Mean conditional writes sent, over the seeds.
         public var meanCalls: Double
+        /// Mean time until the last write succeeded.
         public var meanCompletion: Duration
+        /// How many seeds the means are over.
         public var seeds: Int
     }
 

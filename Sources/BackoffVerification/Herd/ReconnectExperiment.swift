@@ -17,14 +17,22 @@ public import LiveConnection
 /// takes a one-way latency from `latency`. Deterministic discrete-event simulation in
 /// virtual time, like ``ContentionExperiment``.
 public struct ReconnectExperiment: Sendable {
+    /// The connections dropped at t = 0.
     public var connections: Int
+    /// The backoff every client uses.
     public var policy: BackoffPolicy
+    /// How long the server refuses every connection.
     public var outage: Duration
+    /// Handshakes per second the server admits after the outage.
     public var capacity: Int
+    /// The one-way network latency range (uniform).
     public var latency: ClosedRange<Duration>
+    /// The width of the bins above.
     public var bin: Duration
+    /// The seed of the network and of every client generator.
     public var seed: UInt64
 
+    /// An experiment; `run()` performs it.
     public init(
         connections: Int, policy: BackoffPolicy, outage: Duration = .seconds(10), capacity: Int = 100,
         latency: ClosedRange<Duration> = .microseconds(4500)...Duration.microseconds(5500),
@@ -41,18 +49,23 @@ public struct ReconnectExperiment: Sendable {
         self.seed = seed
     }
 
+    /// What one run measured.
     public struct Outcome: Sendable, Equatable {
         /// Connection attempts that reached the server, per `bin` of virtual time from the drop.
         public var attemptsPerBin: [Int]
         /// Successful reconnections per bin.
         public var reconnectsPerBin: [Int]
+        /// The width of the bins above.
         public var bin: Duration
+        /// Connection attempts that reached the server, in all.
         public var attempts: Int
         /// Attempts refused because the server was at capacity (after the outage).
         public var overloaded: Int
-        /// When half, 99 % and all of the clients were connected again.
+        /// When half of the clients were connected again.
         public var halfReconnected: Duration
+        /// When 99 % were back.
         public var mostReconnected: Duration
+        /// When the last client was back.
         public var allReconnected: Duration
 
         /// When the server came back.
@@ -72,6 +85,7 @@ public struct ReconnectExperiment: Sendable {
         case connected(client: Int)
     }
 
+    /// Runs the simulation until every client is connected again.
     public func run() -> Outcome {
         var seeds = SplitMix64(seed: seed)
         var network = Xoshiro256StarStar(seed: seeds.nextWord())

@@ -25,31 +25,42 @@ public struct Chart: Sendable {
 
     /// An (x, y) pair.
     public struct Point: Sendable, Equatable {
+        /// The horizontal coordinate, in data units.
         public var x: Double
+        /// The vertical coordinate, in data units.
         public var y: Double
+        /// A point at (x, y).
         public init(_ x: Double, _ y: Double) { (self.x, self.y) = (x, y) }
     }
 
+    /// The heading above the plot.
     public var title: String
+    /// The label under the x axis.
     public var xLabel: String
+    /// The label beside the y axis.
     public var yLabel: String
+    /// The picture size in SVG user units.
     public var width = 720.0
+    /// The picture height in SVG user units.
     public var height = 420.0
     /// Forces the y axis to start at zero (densities, counts, probabilities).
     public var yFromZero = true
     /// Fixes the top of the y axis (1 for probabilities) instead of fitting the data.
     public var yUpperBound: Double?
+    /// What is drawn, in order (later series on top).
     public private(set) var series: [Series] = []
 
     /// Colours cycled through the series (colour-blind-safe Okabe–Ito palette).
     static let palette = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
 
+    /// An empty chart with these labels.
     public init(title: String, xLabel: String, yLabel: String) {
         self.title = title
         self.xLabel = xLabel
         self.yLabel = yLabel
     }
 
+    /// Adds a series; its colour and legend entry follow its position.
     public mutating func add(_ item: Series) { series.append(item) }
 
     /// The complete SVG document.

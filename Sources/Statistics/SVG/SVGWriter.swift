@@ -12,20 +12,25 @@ import Foundation
 /// Coordinates are printed with two decimals so that output is byte-for-byte stable.
 public struct SVGWriter: Sendable {
     private var body: [String] = []
+    /// The document size in user units.
     public let width: Double
+    /// The document height in user units.
     public let height: Double
 
+    /// An empty document of the given size.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
     }
 
+    /// A straight line from (x1, y1) to (x2, y2).
     public mutating func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String) {
         body.append(
             "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"1\"/>"
         )
     }
 
+    /// A rectangle; negative sizes are drawn as empty.
     public mutating func rect(
         x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String, opacity: Double = 1
     ) {
@@ -35,12 +40,14 @@ public struct SVGWriter: Sendable {
         )
     }
 
+    /// An open polyline through the points (nothing for no points).
     public mutating func polyline(_ points: [(Double, Double)], stroke: String) {
         guard !points.isEmpty else { return }
         let list = points.map { "\(n($0.0)),\(n($0.1))" }.joined(separator: " ")
         body.append("<polyline points=\"\(list)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"1.8\"/>")
     }
 
+    /// A text label, escaped, optionally rotated about its anchor.
     public mutating func text(
         _ content: String, x: Double, y: Double, anchor: String, size: Double, weight: String = "normal",
         rotate: Double? = nil
