@@ -1,0 +1,91 @@
+import Foundation
+public import LiveConnection
+
+/// Everything one simulated run needs: all of it derived from ``seed`` by the generator,
+/// or read back from a trace.
+///
+/// ```swift
+/// let scenario = ScenarioGenerator().scenario(seed: 42)
+/// let result = SimulationRun(scenario).run()
+/// print(result.violations.isEmpty ? "ok" : "\(result.violations[0])")
+/// ```
+///
+/// A scenario holds the external inputs only (the ``schedule`` of server actions, faults
+/// and app intents), never the manager's reactions, so a recorded scenario replays
+/// against a changed manager and the reactions can be compared.
+public struct Scenario: Hashable, Sendable {
+    /// The seed everything below was derived from (kept for the replay line).
+    public var seed: UInt64
+    /// The manager's configuration (heartbeat, timeouts, backoff, resume).
+    public var configuration: ConnectionConfiguration
+    /// The order in which the executor runs ready jobs.
+    public var strategy: StrategyChoice
+    /// How long the run lasts in virtual time.
+    public var duration: Duration
+    /// The swarm: which fault kinds were on, and at what rates (informational once the
+    /// schedule is generated: the schedule is what runs).
+    public var faults: FaultMix
+    /// The external actions, in time order.
+    public var schedule: [ScheduledAction]
+    /// The seed of the manager's random source (its backoff draws).
+    public var managerSeed: UInt64
+    /// How many broadcasts the server's log keeps for resume.
+    public var logCapacity: Int
+    /// The topic every broadcast goes to; the app subscribes to it first.
+    public var feedTopic: String
+
+    public init(
+        seed: UInt64, configuration: ConnectionConfiguration, strategy: StrategyChoice, duration: Duration,
+        faults: FaultMix, schedule: [ScheduledAction], managerSeed: UInt64, logCapacity: Int = 1_000,
+        feedTopic: String = "feed"
+    ) {
+        self.seed = seed
+        self.configuration = configuration
+        self.strategy = strategy
+        self.duration = duration
+        self.faults = faults
+        self.schedule = schedule
+        self.managerSeed = managerSeed
+        self.logCapacity = logCapacity
+        self.feedTopic = feedTopic
+    }
+
+    /// The URL of simulated endpoint `index` (`connect(endpoint:)` intents name them by index).
+    public static func endpoint(_ index: Int) -> Endpoint {
+        Endpoint(url: URL(string: "ws://server-\(index).sim/live")!)
+    }
+}
+
+/// The executor's scheduling strategy, as data (so a scenario can be stored and compared).
+///
+/// ```swift
+/// let choice = StrategyChoice.pct(seed: 9, depth: 3)
+/// choice.name   // "pct"
+/// ```
+public enum StrategyChoice: Hashable, Sendable, CustomStringConvertible {
+    case fifo
+    case random(seed: UInt64)
+    case pct(seed: UInt64, depth: Int)
+
+    /// The command-line name: fifo, random, pct.
+    public var name: String {
+        switch self {
+        case .fifo: "fifo"
+        case .random: "random"
+        case .pct: "pct"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .fifo: "fifo"
+        case .random(let seed): "random(seed \(seed))"
+        case .pct(let seed, let depth): "pct(seed \(seed), depth \(depth))"
+        }
+    }
+}
+
+/// Which strategy the generator gives each seed.
+public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
+    case fifo, random, pct
+}

@@ -1,0 +1,182 @@
+@_spi(Simulation) import LiveConnection
+import Synchronization
+
+/// Runs one ``Scenario``: a ``ConnectionManager`` against a ``SimulatedNetwork`` on a
+/// ``VirtualClock``, with a driver applying the schedule and an ``InvariantMonitor``
+/// checking every step.
+///
+/// ```swift
+/// let scenario = ScenarioGenerator(duration: .seconds(600)).scenario(seed: 12)
+/// let result = SimulationRun(scenario, variant: .named("skips-resubscribe")!).run()
+/// result.violations.first?.invariant   // .resubscribeBeforeOpen
+/// ```
+///
+/// Synchronous and self-contained: each run builds its own clock, executor, network and
+/// manager, so runs on different threads share nothing. The same scenario and variant
+/// give the same log, byte for byte, on the same build. A run stops at the first
+/// violation (unless `stopsAtFirstViolation` is false), which also ends runaway variants
+/// such as a zero-delay retry loop.
+public struct SimulationRun: Sendable {
+    public var scenario: Scenario
+    public var variant: LogicVariant
+    /// Keep the event log (replay, traces) or only counters and violations (exploration).
+    public var recordsLog: Bool
+    public var stopsAtFirstViolation: Bool
+
+    public init(
+        _ scenario: Scenario, variant: LogicVariant = .correct, recordsLog: Bool = true,
+        stopsAtFirstViolation: Bool = true
+    ) {
+        self.scenario = scenario
+        self.variant = variant
+        self.recordsLog = recordsLog
+        self.stopsAtFirstViolation = stopsAtFirstViolation
+    }
+
+    /// Runs the scenario to its end (or its first violation) and returns what happened.
+    public func run() -> RunResult {
+        switch scenario.strategy {
+        case .fifo: run(strategy: FIFOScheduling())
+        case .random(let seed): run(strategy: RandomScheduling(seed: seed))
+        case .pct(let seed, let depth): run(strategy: PCTScheduling(seed: seed, depth: depth))
+        }
+    }
+
+    private func run<Strategy: SchedulingStrategy>(strategy: Strategy) -> RunResult {
+        typealias Job = @Sendable () async -> Void
+        let scenario = self.scenario
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, logCapacity: scenario.logCapacity)
+        let recorder = RunRecorder(clock: clock, recordsLog: recordsLog)
+        let (jobs, spawner) = AsyncStream.makeStream(of: Job.self)
+        let stops = stopsAtFirstViolation
+        let monitor = InvariantMonitor(configuration: scenario.configuration, network: network, clock: clock) {
+            if stops { spawner.finish() }
+        }
+        let logic = InstrumentedLogic(base: variant.logic(for: scenario.configuration))
+        let driver = Driver(scenario: scenario, network: network, recorder: recorder, monitor: monitor, clock: clock)
+
+        let result = Simulation.run(strategy: strategy, clock: clock, until: scenario.duration + .seconds(60)) {
+            let manager = ConnectionManager(
+                configuration: scenario.configuration, transport: network, clock: clock,
+                random: Xoshiro256StarStar(seed: scenario.managerSeed), logic: logic,
+                observer: { input, effects in
+                    recorder.observe(input, effects)
+                    monitor.observe(input, effects)
+                })
+            await withDiscardingTaskGroup { group in
+                group.addTask { await manager.run() }
+                group.addTask {
+                    await driver.run(manager: manager, spawn: { spawner.yield($0) })
+                    spawner.finish()
+                }
+                for await job in jobs { group.addTask { await job() } }
+                group.cancelAll()
+            }
+        }
+        monitor.finish()
+        for violation in monitor.violations { recorder.note("violation \(violation.invariant.name): \(violation.detail)") }
+        recorder.note("end")
+        return RunResult(
+            seed: scenario.seed, variant: variant.name, log: recorder.lines, violations: monitor.violations,
+            violationCounts: monitor.violationCounts, invariantChecks: monitor.checks, faults: recorder.faults,
+            inputs: recorder.inputs, simulatedTime: result.finalTime.sinceStart, jobsRun: result.jobsRun,
+            network: network.statistics, deadlocked: !result.bodyFinished)
+    }
+}
+
+/// Applies a scenario's schedule at its virtual times.
+struct Driver: Sendable {
+    let scenario: Scenario
+    let network: SimulatedNetwork
+    let recorder: RunRecorder
+    let monitor: InvariantMonitor
+    let clock: VirtualClock
+
+    func run(manager: ConnectionManager, spawn: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void) async {
+        let start = clock.now
+        for scheduled in scenario.schedule {
+            do { try await clock.sleep(until: start + scheduled.at) } catch { return }
+            await apply(scheduled.action, to: manager, spawn: spawn)
+            monitor.check()
+        }
+        do { try await clock.sleep(until: start + scenario.duration) } catch { return }
+    }
+
+    private func apply(
+        _ action: SimulationAction, to manager: ConnectionManager,
+        spawn: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void
+    ) async {
+        // Noted before the action, so the checks the action itself triggers (through the
+        // observer) already know the world changed.
+        if Self.disrupts(action) { monitor.noteDisruption() }
+        var applied = true
+        switch action {
+        case .refuseConnections(let on): network.refuseConnections(on)
+        case .failHandshakes(let status): network.failHandshakes(status: status)
+        case .hangHandshakes(let on): network.hangHandshakes(on)
+        case .broadcast(let topic, let text): network.broadcast(topic: topic, text: text)
+        case .closeConnection(let code, let reason): network.closeAll(code: code, reason: reason)
+        case .resetConnection: network.resetAll()
+        case .freeze: network.freeze()
+        case .thaw: network.thaw()
+        case .setLatency(let latency): network.setLatency(latency)
+        case .restartServer: network.restart()
+        case .setIdleTimeout(let timeout): network.setIdleTimeout(timeout)
+        case .deliverStale(let callback): applied = await deliverStale(callback, to: manager)
+        case .duplicateNextCallback: network.duplicateNextFrame()
+        case .delaySendCompletion: network.delayNextSendCompletion()
+        case .background: await manager.setForeground(false)
+        case .foreground: await manager.setForeground(true)
+        case .connect(let endpoint): await manager.connect(to: Scenario.endpoint(endpoint))
+        case .disconnect: await manager.disconnect()
+        case .send(let text):
+            let recorder = self.recorder
+            spawn {
+                do throws(CommandError) {
+                    try await manager.send(text: text)
+                    recorder.note("command \(text) sent")
+                } catch {
+                    recorder.note("command \(text) \(error)")
+                }
+            }
+        case .subscribe(let topic): await manager.subscribe(topic)
+        case .unsubscribe(let topic): await manager.unsubscribe(topic)
+        }
+        recorder.action(action, applied: applied)
+    }
+
+    /// Whether an action changes the world the manager lives in (liveness restarts its
+    /// clock; the hot-loop allowance grows). Stale callbacks, duplicates, broadcasts,
+    /// commands and subscriptions must not cost the connection, so they do not count.
+    /// Arming a delayed send does not either; the monitor counts the stall itself when a
+    /// send is actually held back.
+    static func disrupts(_ action: SimulationAction) -> Bool {
+        switch action {
+        case .broadcast, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .send, .subscribe, .unsubscribe:
+            false
+        default: true
+        }
+    }
+
+    /// A late callback of the most recently ended generation; nothing if none ended yet.
+    private func deliverStale(_ callback: StaleCallback, to manager: ConnectionManager) async -> Bool {
+        guard let old = recorder.staleGeneration else { return false }
+        switch callback {
+        case .message:
+            let sequence = network.lastSequence
+            let message: Message =
+                sequence > 0
+                ? SimulatedServer.Entry(sequence: sequence, topic: scenario.feedTopic, text: "late").message
+                : .text(#"{"topic":"\#(scenario.feedTopic)","text":"late"}"#)
+            await manager.inject(message: message, from: old)
+        case .error:
+            await manager.inject(.failed(old, .reset(errno: "ECONNRESET")))
+        case .close:
+            await manager.inject(.closedByPeer(old, code: .internalError, reason: "late close"))
+        case .pong:
+            await manager.inject(.pong(old))
+        }
+        return true
+    }
+}

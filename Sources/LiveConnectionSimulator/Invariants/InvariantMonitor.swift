@@ -1,0 +1,83 @@
+public import LiveConnection
+import Synchronization
+
+/// Checks every ``Invariant`` after every step of a run.
+///
+/// ```swift
+/// let monitor = InvariantMonitor(configuration: configuration, network: network, clock: clock)
+/// let manager = ConnectionManager(configuration: configuration, transport: network, clock: clock,
+///                                 observer: { input, effects in monitor.observe(input, effects) })
+/// // … run …
+/// monitor.finish()
+/// monitor.violations   // the first violation of each invariant, in the order found
+/// ```
+///
+/// Fed by three sources: the manager's observer (every input with its effects), the
+/// driver (every external action, then ``check()``), and the simulated network's truth.
+/// ``SimulationRun`` wires it up; use it directly to check a manager you drive yourself.
+public final class InvariantMonitor: Sendable {
+    private let state: Mutex<MonitorState>
+    private let clock: VirtualClock
+    private let onViolation: @Sendable () -> Void
+
+    /// - Parameter onViolation: called (outside any lock) after the first violation of
+    ///   each invariant; a run uses it to stop early.
+    public init(
+        configuration: ConnectionConfiguration, network: SimulatedNetwork, clock: VirtualClock,
+        onViolation: @escaping @Sendable () -> Void = {}
+    ) {
+        self.state = Mutex(MonitorState(configuration: configuration, network: network))
+        self.clock = clock
+        self.onViolation = onViolation
+    }
+
+    /// The observer hook: one input and the effects it produced.
+    public func observe(_ input: Input, _ effects: [Effect]) {
+        let now = clock.now
+        report(state.withLock { state in
+            state.observe(input, effects, now: now)
+            state.checkTime(now: now)
+            return state.takeNewViolation()
+        })
+    }
+
+    /// Records an external action that disrupts the connection (a reset, a toggle, an intent).
+    public func noteDisruption() {
+        let now = clock.now
+        state.withLock { $0.noteDisruption(now: now) }
+    }
+
+    /// Runs the time-dependent checks now (the driver calls it after every action).
+    public func check() {
+        let now = clock.now
+        report(state.withLock { state in
+            state.checkTime(now: now)
+            return state.takeNewViolation()
+        })
+    }
+
+    /// The last checks, at the end of the run.
+    public func finish() { check() }
+
+    /// The first violation of each invariant, in the order they were found.
+    public var violations: [Violation] { state.withLock { $0.violations } }
+
+    /// How many times each invariant was violated, in ``Invariant/all`` order.
+    public var violationCounts: [(invariant: Invariant, count: Int)] {
+        state.withLock { state in zip(Invariant.all, state.violationCounts).map { ($0, $1) } }
+    }
+
+    /// Invariant evaluations so far.
+    public var checks: Int { state.withLock { $0.checks } }
+
+    private func report(_ newViolation: Bool) {
+        if newViolation { onViolation() }
+    }
+}
+
+extension MonitorState {
+    mutating func takeNewViolation() -> Bool {
+        defer { sawNewViolation = false }
+        return sawNewViolation
+    }
+}

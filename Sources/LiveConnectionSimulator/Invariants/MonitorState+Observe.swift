@@ -1,0 +1,190 @@
+import LiveConnection
+
+// The checks made on every (input, effects) pair the manager's observer reports.
+extension MonitorState {
+    mutating func observe(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        checkStaleInput(input, effects, now: now)
+        checkQuietAfterStop(input, effects, now: now)
+        let stopsAfter = noteIntent(input)
+
+        // A failure: the input sent the manager into waiting (a refresh that succeeded
+        // and waits before reconnecting is the same failure, not a new one).
+        let refreshed = input == .credentialsRefreshed(succeeded: true)
+        if !refreshed, effects.contains(where: { if case .report(.waiting) = $0 { true } else { false } }) {
+            failuresSinceOpen += 1
+            failuresSinceIntent += 1
+        }
+
+        for effect in effects {
+            switch effect {
+            case .openConnection(let g, _):
+                live = g
+                subscribesOrderedByIntent = []
+                noteAttempt(now: now)
+            case .send(let g, .subscribe(let topic)) where g == live:
+                if case .subscribe = input { subscribesOrderedByIntent.append(topic) }
+            case .closeConnection(let g, _, _):
+                if live == g { live = nil }
+                if openGeneration == g { openGeneration = nil }
+                closedAt[g] = now
+            case .startTimer(.retry, let delay):
+                checkBackoff(delay, refreshed: refreshed, now: now)
+            case .refreshCredentials:
+                previousDelay = .zero
+            case .report(let phase):
+                reportedPhase = phase
+                if phase == .open { checkOpen(now: now) }
+            case .deliverMessage:
+                checkDelivery(input, effects, now: now)
+            default:
+                break
+            }
+        }
+        if stopsAfter {
+            stopped = true
+            wanted = false
+        }
+        checks += 1
+        if reportedPhase == .open, live == nil {
+            violate(.reportedStateIsTrue, at: now, "reports open after \(input) closed its connection (\(effects))")
+        }
+    }
+
+    /// A callback of a generation that is not live must change nothing; a late `opened`
+    /// may only close its socket.
+    private mutating func checkStaleInput(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        guard let g = input.generation, g != live else { return }
+        checks += 1
+        let harmless: Bool
+        if case .opened = input {
+            harmless = effects.allSatisfy { if case .closeConnection(g, _, _) = $0 { true } else { false } }
+        } else {
+            harmless = effects.isEmpty
+        }
+        if !harmless {
+            violate(
+                .staleInputsChangeNothing, at: now,
+                "\(input) arrived while \(live.map(String.init(describing:)) ?? "no generation") is live and produced \(effects)")
+        }
+    }
+
+    private mutating func checkQuietAfterStop(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        guard stopped else { return }
+        if case .connect = input { return }
+        checks += 1
+        let activity = effects.first { effect in
+            switch effect {
+            case .openConnection, .send, .ping, .refreshCredentials, .startTimer(.retry, _), .startTimer(.heartbeat, _):
+                true
+            default:
+                false
+            }
+        }
+        if let activity {
+            violate(.quietAfterStop, at: now, "\(activity) after the connection was stopped (input \(input))")
+        }
+    }
+
+    /// Records what the app wants; returns true if this input stops the connection for good.
+    private mutating func noteIntent(_ input: Input) -> Bool {
+        switch input {
+        case .connect:
+            wanted = true
+            stopped = false
+            failuresSinceIntent = 0
+        case .disconnect:
+            wanted = false
+            stopped = true
+        case .setForeground(let value):
+            foreground = value
+            if value { failuresSinceIntent = 0 }
+        case .subscribe(let topic):
+            if !topics.contains(topic) { topics.append(topic) }
+        case .unsubscribe(let topic):
+            topics.removeAll { $0 == topic }
+        case .closedByPeer(let g, let code, _):
+            return g == live && configuration.terminalCloseCodes.contains(code)
+        case .connectFailed(let g, .handshakeRejected(let status)):
+            return g == live && configuration.terminalHandshakeStatuses.contains(status)
+        default:
+            break
+        }
+        return false
+    }
+
+    /// The delay must be possible after j failures, for some j between the failures
+    /// since the last intent that may have reset the count and those since the last open.
+    private mutating func checkBackoff(_ delay: Duration, refreshed: Bool, now: VirtualClock.Instant) {
+        checks += 1
+        let low = min(failuresSinceIntent, failuresSinceOpen)
+        let high = max(failuresSinceIntent, failuresSinceOpen)
+        let policy = configuration.backoff
+        let fits = (low...high).contains { count in
+            // A refresh reconnects with the delay for one failure fewer (it was not a failed attempt).
+            let failures = refreshed ? max(0, count - 1) : count
+            return [previousDelay, nil].contains { previous in
+                policy.distribution(afterFailures: failures, previous: previous).bounds.contains(delay)
+            }
+        }
+        if !fits {
+            let expected = policy.distribution(afterFailures: refreshed ? max(0, low - 1) : low, previous: previousDelay)
+            violate(
+                .backoffWithinPolicy, at: now,
+                "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last open; the policy allows \(expected)")
+        }
+        previousDelay = delay
+    }
+
+    /// Opening: the handshake happened, every topic was resubscribed on this socket, and
+    /// the failure count starts again.
+    private mutating func checkOpen(now: VirtualClock.Instant) {
+        checks += 2
+        failuresSinceOpen = 0
+        failuresSinceIntent = 0
+        previousDelay = nil
+        openReportedAt = now
+        openGeneration = live
+        guard let g = live, let link = network.link(for: g), link.handshakeCompleted else {
+            violate(.reportedStateIsTrue, at: now, "reports open but \(live.map { "\($0)" } ?? "no generation") never completed a handshake")
+            return
+        }
+        let missing = topics.filter { !link.sentSubscribes.contains($0) && !subscribesOrderedByIntent.contains($0) }
+        if !missing.isEmpty {
+            violate(.resubscribeBeforeOpen, at: now, "\(g) reports open without subscribing to \(missing) (sent \(link.sentSubscribes))")
+        }
+    }
+
+    /// With resume, a message is new and in order; a hole is allowed only where the
+    /// server's log no longer holds the missing messages, and must be reported.
+    private mutating func checkDelivery(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        guard configuration.resume, case .received(_, let sequence?) = input else { return }
+        checks += 1
+        defer { lastDelivered = max(lastDelivered ?? 0, sequence) }
+        guard let last = lastDelivered else { return }
+        if sequence <= last {
+            violate(.exactlyOnceInOrder, at: now, "delivered seq \(sequence) after seq \(last)")
+        } else if sequence > last + 1 {
+            if sequence - 1 >= network.oldestRetainedSequence {
+                violate(
+                    .exactlyOnceInOrder, at: now,
+                    "skipped seq \(last + 1)..<\(sequence), which the server still holds (log from \(network.oldestRetainedSequence))")
+            } else if !effects.contains(.reportGap(expected: last + 1, received: sequence)) {
+                violate(.exactlyOnceInOrder, at: now, "lost seq \(last + 1)..<\(sequence) without reporting a gap")
+            }
+        }
+    }
+
+    private mutating func noteAttempt(now: VirtualClock.Instant) {
+        checks += 1
+        attempts.append(now)
+        let windowStart = now - .seconds(60)
+        attempts.removeAll { $0 < windowStart }
+        disruptions.removeAll { $0 < windowStart }
+        let allowed = hotLoopAllowance + 2 * disruptions.count
+        if attempts.count > allowed {
+            violate(
+                .noHotLoop, at: now,
+                "\(attempts.count) connection attempts in the last minute; the policy and \(disruptions.count) disruptions explain \(allowed)")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Wakes every task parked on it when something they wait for may have changed.
+///
+/// ```swift
+/// let bell = Doorbell()
+/// while true {
+///     let epoch = bell.epoch
+///     if let value = check() { return value }   // read the state after the epoch
+///     await bell.wait(after: epoch)             // returns at once if it rang since
+///     if Task.isCancelled { throw .cancelled }
+/// }
+/// ```
+///
+/// The simulated network parks receives, pings, hung handshakes and delayed sends on a
+/// connection's doorbell and rings it on every change (a frame queued, a thaw, a close),
+/// so each waiter re-checks the state itself. The epoch closes the gap between checking
+/// and parking: a ring in between makes ``wait(after:)`` return at once. No waiter is
+/// ever resumed by a timer or another thread, so wake-ups stay in the simulation's order.
+final class Doorbell: Sendable {
+    private struct State {
+        var epoch: UInt64 = 0
+        var nextTicket: UInt64 = 0
+        var waiters: [(ticket: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Changes whenever the bell rings.
+    var epoch: UInt64 { state.withLock { $0.epoch } }
+
+    /// Wakes every parked waiter.
+    func ring() {
+        let waiters = state.withLock { state in
+            state.epoch &+= 1
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.continuation.resume() }
+    }
+
+    /// Parks until the bell rings after `epoch` (at once if it already did) or the task is cancelled.
+    func wait(after epoch: UInt64) async {
+        let ticket = state.withLock { state in
+            defer { state.nextTicket &+= 1 }
+            return state.nextTicket
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let parked = state.withLock { state -> Bool in
+                    if state.epoch != epoch || Task.isCancelled { return false }
+                    state.waiters.append((ticket, continuation))
+                    return true
+                }
+                if !parked { continuation.resume() }
+            }
+        } onCancel: {
+            let removed = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            removed?.resume()
+        }
+    }
+}

@@ -1,0 +1,102 @@
+public import LiveConnection
+
+/// What is really true about one connection, for the invariants to compare against
+/// what the manager believes.
+///
+/// ```swift
+/// for link in network.heldLinks() { print(link.id, link.generation as Any, link.deadSince as Any) }
+/// ```
+public struct LinkTruth: Hashable, Sendable {
+    /// The connection's number (from 1, in order of attempts).
+    public var id: Int
+    /// The manager generation that opened it.
+    public var generation: Generation?
+    /// The handshake completed (the client got an open connection).
+    public var handshakeCompleted: Bool
+    /// When the handshake completed.
+    public var openedAt: VirtualClock.Instant?
+    /// Open and not closed by the client.
+    public var isHeld: Bool
+    /// Since when nothing can reach the client on it any more (the server ended it, an
+    /// idle timeout dropped it, or a freeze that is still on), or nil while it is healthy.
+    public var deadSince: VirtualClock.Instant?
+    /// Topics the client's subscribe frames named, in order.
+    public var sentSubscribes: [String]
+}
+
+extension SimulatedNetwork.State {
+    func truth(of link: Link) -> LinkTruth {
+        var dead: VirtualClock.Instant?
+        func consider(_ instant: VirtualClock.Instant?) {
+            if let instant { dead = dead.map { min($0, instant) } ?? instant }
+        }
+        consider(link.endedByServerAt)
+        consider(link.idleDroppedAt)
+        if let frozen = frozenSince, let opened = link.openedAt { consider(max(frozen, opened)) }
+        return LinkTruth(
+            id: link.id, generation: link.generation, handshakeCompleted: link.openedAt != nil,
+            openedAt: link.openedAt, isHeld: link.isHeld, deadSince: dead, sentSubscribes: link.sentSubscribes)
+    }
+}
+
+extension SimulatedNetwork {
+    /// The connections the client holds open, in order of opening, idle timeouts applied up to now.
+    public func heldLinks() -> [LinkTruth] {
+        let now = clock.now
+        return state.withLock { state in
+            state.settleAll(now: now)
+            return state.held.map { state.truth(of: state.links[$0]) }
+        }
+    }
+
+    /// The latest connection opened for generation `g`, if any.
+    public func link(for generation: Generation) -> LinkTruth? {
+        let now = clock.now
+        return state.withLock { state in
+            state.settleAll(now: now)
+            // The live generation's link is one of the last few: search from the end.
+            guard let link = state.links.last(where: { $0.generation == generation }) else { return nil }
+            return state.truth(of: link)
+        }
+    }
+
+    /// Every connection so far, in order of attempts (for tests and reports; linear).
+    public func allLinks() -> [LinkTruth] {
+        let now = clock.now
+        return state.withLock { state in
+            state.settleAll(now: now)
+            return state.links.map { state.truth(of: $0) }
+        }
+    }
+
+    /// How many command frames the server has received.
+    public var commandCount: Int { state.withLock { $0.server.commands.count } }
+
+    /// The command frames received from position `start` on, with their connection.
+    public func commands(from start: Int) -> [(connection: Int, text: String)] {
+        state.withLock { Array($0.server.commands[min(start, $0.server.commands.count)...]) }
+    }
+
+    /// "connection:topic" for every subscribe frame the server took, in order.
+    public var subscriptionLog: [String] { state.withLock { $0.server.subscriptionLog } }
+
+    /// The oldest sequence number the server can still replay.
+    public var oldestRetainedSequence: UInt64 { state.withLock { $0.server.oldestRetained } }
+
+    /// The last sequence number the server assigned.
+    public var lastSequence: UInt64 { state.withLock { $0.server.lastSequence } }
+
+    /// The network's counters so far.
+    public var statistics: NetworkStatistics { state.withLock { $0.statistics } }
+
+    /// When a send was last held back by ``delayNextSendCompletion()`` (its writer stalls up to a second).
+    public var lastSendDelayedAt: VirtualClock.Instant? { state.withLock { $0.lastSendDelayedAt } }
+
+    /// The idle timeout in force (nil: none).
+    public var idleTimeout: Duration? { state.withLock { $0.idleTimeout } }
+
+    /// Whether a new connection would be accepted and complete its handshake right now.
+    public var acceptsConnections: Bool {
+        state.withLock { !$0.refusing && $0.handshakeStatus == nil && !$0.hanging && $0.frozenSince == nil }
+    }
+}

@@ -1,0 +1,150 @@
+public import LiveConnection
+
+/// One client end of a ``SimulatedNetwork`` connection.
+///
+/// ```swift
+/// let connection = try await network.connect(to: endpoint)
+/// try await connection.send(.text(#"{"type":"subscribe","topic":"feed"}"#))
+/// let event = try await connection.receive()   // waits, in virtual time, for the next frame
+/// ```
+///
+/// Every method honours task cancellation by throwing ``TransportError/cancelled``, the way
+/// the manager abandons a connection. Waiting happens on the connection's doorbell or on
+/// the virtual clock, inside the caller's task.
+public struct SimulatedConnection: TransportConnection {
+    let network: SimulatedNetwork
+    let index: Int
+
+    /// The connection's number at the server (from 1, in order of attempts).
+    public var id: Int { index + 1 }
+
+    public func send(_ message: Message) async throws(TransportError) {
+        let now = network.clock.now
+        let (bell, delay, deliveredBefore) = try network.state.withLock {
+            (state) throws(TransportError) -> (Doorbell, Bool, Int) in
+            let link = state.links[index]
+            if link.clientClosedAt != nil { throw .notConnected }
+            if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
+            state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
+            if case .text(let text) = message, case .subscribe(let topic) = ControlFrame(text) {
+                state.links[index].sentSubscribes.append(topic)
+            }
+            // A silent peer takes nothing: the frame is written into the void.
+            if !state.isSilent(state.links[index]) {
+                state.touch(index, now: now)
+                if case .replay(let entries) = state.server.handle(message, from: index + 1) {
+                    for entry in entries {
+                        state.links[index].enqueue(.success(.message(entry.message)), now: now, latency: state.latency)
+                    }
+                }
+            }
+            let delay = state.delayNextSend
+            if delay {
+                state.delayNextSend = false
+                state.lastSendDelayedAt = now
+                state.statistics.sendsDelayed += 1
+            }
+            return (state.links[index].doorbell, delay, state.links[index].delivered)
+        }
+        guard delay else { return }
+        // Complete only after the next receive returned, or the connection ended; at most
+        // a second later, so a quiet server cannot hold the writer (and the close queued
+        // behind it) forever.
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await network.clock.sleep(for: .seconds(1)) }
+            group.addTask {
+                while !Task.isCancelled {
+                    let epoch = bell.epoch
+                    let done = network.state.withLock { state in
+                        let link = state.links[index]
+                        return link.delivered > deliveredBefore || link.clientClosedAt != nil || link.endedByServerAt != nil
+                    }
+                    if done { return }
+                    await bell.wait(after: epoch)
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    public func receive() async throws(TransportError) -> TransportEvent {
+        enum Step {
+            case deliver(Result<TransportEvent, TransportError>)
+            case park
+            case sleep(until: VirtualClock.Instant)
+            case fail(TransportError)
+        }
+        while true {
+            let bell = network.state.withLock { $0.links[index].doorbell }
+            let epoch = bell.epoch
+            let now = network.clock.now
+            let step = network.state.withLock { (state) -> Step in
+                if state.links[index].clientClosedAt != nil { return .fail(.notConnected) }
+                state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
+                if state.isSilent(state.links[index]) { return .park }
+                guard let head = state.links[index].inbox.first else { return .park }
+                if head.deliverAt > now { return .sleep(until: head.deliverAt) }
+                state.links[index].inbox.removeFirst()
+                state.links[index].delivered += 1
+                state.touch(index, now: now)
+                state.statistics.framesDelivered += 1
+                return .deliver(head.event)
+            }
+            switch step {
+            case .deliver(let event):
+                bell.ring()  // a delayed send waits for this
+                return try event.get()
+            case .park:
+                await bell.wait(after: epoch)
+                if Task.isCancelled { throw .cancelled }
+            case .sleep(let instant):
+                do { try await network.clock.sleep(until: instant) } catch { throw .cancelled }
+            case .fail(let error):
+                throw error
+            }
+        }
+    }
+
+    public func ping() async throws(TransportError) {
+        let now = network.clock.now
+        let (bell, roundTrip) = try network.state.withLock { (state) throws(TransportError) -> (Doorbell, Duration) in
+            let link = state.links[index]
+            if link.clientClosedAt != nil { throw .notConnected }
+            if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
+            state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
+            if !state.isSilent(state.links[index]) { state.touch(index, now: now) }
+            return (link.doorbell, state.latency * 2)
+        }
+        do { try await network.clock.sleep(for: roundTrip) } catch { throw .cancelled }
+        while true {
+            let epoch = bell.epoch
+            let now = network.clock.now
+            let answered = try network.state.withLock { (state) throws(TransportError) -> Bool in
+                let link = state.links[index]
+                if link.clientClosedAt != nil { throw .cancelled }
+                if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
+                state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
+                // A silent peer never answers; a thaw lets the pong through.
+                guard !state.isSilent(state.links[index]) else { return false }
+                state.touch(index, now: now)
+                state.statistics.pongs += 1
+                return true
+            }
+            if answered { return }
+            await bell.wait(after: epoch)
+            if Task.isCancelled { throw .cancelled }
+        }
+    }
+
+    public func close(code: CloseCode, reason: String) async {
+        let now = network.clock.now
+        let bell = network.state.withLock { state in
+            if state.links[index].clientClosedAt == nil { state.links[index].clientClosedAt = now }
+            state.held.removeAll { $0 == index }
+            state.server.drop(index + 1)
+            return state.links[index].doorbell
+        }
+        bell.ring()
+    }
+}

@@ -1,0 +1,248 @@
+public import LiveConnection
+import Synchronization
+
+/// The simulated network and its scriptable WebSocket server, as a ``Transport``.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let network = SimulatedNetwork(clock: clock)
+/// let manager = ConnectionManager(configuration: configuration, transport: network, clock: clock)
+/// network.setLatency(.milliseconds(40))
+/// network.broadcast(topic: "feed", text: "hello")   // to every subscribed connection, seq 1
+/// network.freeze()                                   // socket open, no data, no pongs
+/// network.resetAll()                                 // the client sees ECONNRESET
+/// ```
+///
+/// Everything happens in virtual time: a handshake takes one round trip (2 × latency), a
+/// server frame arrives one latency after it was sent, a pong one round trip after its
+/// ping. Waiting is done by the caller's own task (a `receive()` sleeps until its frame's
+/// delivery instant on the ``VirtualClock``), so the network starts no tasks and reads no
+/// wall clock. Client frames take effect at the server when the transport takes them
+/// (latency is modelled on the server-to-client path and on round trips).
+///
+/// A frozen server (or a connection an idle timeout dropped) delivers nothing: frames
+/// and pongs in flight stay in flight, which is what makes "a dead peer is detected
+/// within P + T" an exact bound here.
+///
+/// The manager's generation reaches the network through the ``generationHeader`` that
+/// the simulation's instrumented logic adds to each attempt's endpoint; that is how the
+/// invariants match a socket to the generation that owns it.
+public final class SimulatedNetwork: Transport, Sendable {
+    /// The request header naming the manager generation an attempt belongs to.
+    public static let generationHeader = "X-Simulation-Generation"
+
+    struct State {
+        var server: SimulatedServer
+        var links: [Link] = []
+        /// Indices of the links the client holds open, in order of opening.
+        var held: [Int] = []
+        var refusing = false
+        var handshakeStatus: Int?
+        var hanging = false
+        var frozenSince: VirtualClock.Instant?
+        var latency: Duration = .zero
+        var idleTimeout: Duration?
+        var duplicateNextFrame = false
+        var delayNextSend = false
+        var lastSendDelayedAt: VirtualClock.Instant?
+        var statistics = NetworkStatistics()
+
+        func isSilent(_ link: Link) -> Bool { frozenSince != nil || link.idleDroppedAt != nil }
+
+        mutating func settleAll(now: VirtualClock.Instant) {
+            guard idleTimeout != nil else { return }
+            for index in held {
+                let wasDropped = links[index].idleDroppedAt != nil
+                links[index].settleIdle(timeout: idleTimeout, now: now)
+                if !wasDropped, links[index].idleDroppedAt != nil {
+                    statistics.idleDrops += 1
+                    server.drop(links[index].id)
+                }
+            }
+        }
+
+        mutating func touch(_ index: Int, now: VirtualClock.Instant) {
+            links[index].touch(timeout: idleTimeout, now: now)
+        }
+    }
+
+    let clock: VirtualClock
+    let state: Mutex<State>
+
+    /// A network with one server that accepts everything, no latency, and a log of `logCapacity` entries.
+    public init(clock: VirtualClock, logCapacity: Int = 1_000) {
+        self.clock = clock
+        self.state = Mutex(State(server: SimulatedServer(logCapacity: logCapacity)))
+    }
+
+    // MARK: Transport
+
+    public func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection {
+        let generation = endpoint.headers.first { $0.name == Self.generationHeader }
+            .flatMap { UInt64($0.value) }.map(Generation.init(rawValue:))
+        let roundTrip = state.withLock { $0.latency * 2 }
+        do { try await clock.sleep(for: roundTrip) } catch { throw .cancelled }
+        let now = clock.now
+        let index = try state.withLock { (state) throws(TransportError) -> Int in
+            state.statistics.connectAttempts += 1
+            if state.refusing {
+                state.statistics.refused += 1
+                throw .refused
+            }
+            if let status = state.handshakeStatus {
+                state.statistics.handshakesRejected += 1
+                throw .handshakeRejected(status: status)
+            }
+            state.links.append(Link(id: state.links.count + 1, generation: generation, endpoint: endpoint, now: now))
+            return state.links.count - 1
+        }
+        // A hung handshake (or a frozen server) completes only when lifted, or never.
+        while true {
+            let bell = state.withLock { $0.links[index].doorbell }
+            let epoch = bell.epoch
+            let outcome = state.withLock { (state) -> Result<Bool, TransportError> in
+                if let error = state.links[index].endingError { return .failure(error) }
+                guard !state.hanging, state.frozenSince == nil else { return .success(false) }
+                let now = clock.now
+                state.links[index].phase = .open
+                state.links[index].openedAt = now
+                state.links[index].lastTraffic = now
+                state.held.append(index)
+                state.statistics.connectionsOpened += 1
+                return .success(true)
+            }
+            switch outcome {
+            case .failure(let error): throw error
+            case .success(true): return SimulatedConnection(network: self, index: index)
+            case .success(false): break
+            }
+            await bell.wait(after: epoch)
+            if Task.isCancelled {
+                state.withLock { state in
+                    state.links[index].phase = .abandoned
+                    state.links[index].clientClosedAt = clock.now
+                }
+                throw .cancelled
+            }
+        }
+    }
+
+    // MARK: Server and network controls
+
+    /// Refuse (true) or accept (false) new TCP connections.
+    public func refuseConnections(_ refuse: Bool) { state.withLock { $0.refusing = refuse } }
+
+    /// Fail every later handshake with this HTTP status (nil: succeed again).
+    public func failHandshakes(status: Int?) { state.withLock { $0.handshakeStatus = status } }
+
+    /// Leave handshakes hanging (true) or let them, and those already hung, complete (false).
+    public func hangHandshakes(_ hang: Bool) {
+        let bells = state.withLock { state in
+            state.hanging = hang
+            return state.links.map(\.doorbell)
+        }
+        if !hang { bells.forEach { $0.ring() } }
+    }
+
+    /// Logs a sequence-numbered message and sends it to every connection subscribed to `topic`.
+    @discardableResult
+    public func broadcast(topic: String, text: String) -> UInt64 {
+        let now = clock.now
+        return state.withLock { state in
+            state.settleAll(now: now)
+            let entry = state.server.append(topic: topic, text: text)
+            state.statistics.broadcasts += 1
+            for id in state.server.recipients(of: entry) {
+                let index = id - 1
+                guard state.links[index].isAliveForServer else { continue }
+                state.links[index].enqueue(.success(.message(entry.message)), now: now, latency: state.latency)
+                if state.duplicateNextFrame {
+                    state.duplicateNextFrame = false
+                    state.statistics.framesDuplicated += 1
+                    state.links[index].enqueue(.success(.message(entry.message)), now: now, latency: state.latency)
+                }
+            }
+            return entry.sequence
+        }
+    }
+
+    /// Closes every open connection with a close frame.
+    public func closeAll(code: CloseCode, reason: String) {
+        endAll(with: .success(.closed(code: code, reason: reason)))
+    }
+
+    /// Resets every open connection: no close frame, the client sees ECONNRESET.
+    public func resetAll() {
+        endAll(with: .failure(.reset(errno: "ECONNRESET")))
+    }
+
+    /// Socket open, no data, no pongs, no handshakes, until ``thaw()``.
+    public func freeze() {
+        let now = clock.now
+        state.withLock { state in
+            if state.frozenSince == nil { state.frozenSince = now }
+        }
+    }
+
+    /// Everything held by a freeze flows again.
+    public func thaw() {
+        let bells = state.withLock { state in
+            state.frozenSince = nil
+            return state.links.map(\.doorbell)
+        }
+        bells.forEach { $0.ring() }
+    }
+
+    /// One-way latency of every later frame (round trips take twice this).
+    public func setLatency(_ latency: Duration) {
+        precondition(latency >= .zero, "latency must not be negative, got \(latency)")
+        state.withLock { $0.latency = latency }
+    }
+
+    /// Restart: every connection (and hung handshake) dropped, subscriptions forgotten, the log kept.
+    public func restart() {
+        let now = clock.now
+        let bells = state.withLock { state in
+            state.statistics.restarts += 1
+            for index in state.links.indices where state.links[index].phase == .handshaking {
+                state.links[index].endingError = .reset(errno: "ECONNRESET")
+                state.links[index].endedByServerAt = now
+            }
+            state.frozenSince = nil
+            state.hanging = false
+            return state.links.map(\.doorbell)
+        }
+        resetAll()
+        state.withLock { $0.server.restart() }
+        bells.forEach { $0.ring() }
+    }
+
+    /// Drop a connection silently after this long without a frame either way (nil: never).
+    public func setIdleTimeout(_ timeout: Duration?) {
+        let now = clock.now
+        state.withLock { state in
+            state.settleAll(now: now)
+            state.idleTimeout = timeout
+        }
+    }
+
+    /// The next broadcast frame reaches its first recipient twice.
+    public func duplicateNextFrame() { state.withLock { $0.duplicateNextFrame = true } }
+
+    /// The next client send completes only after the receive that follows it.
+    public func delayNextSendCompletion() { state.withLock { $0.delayNextSend = true } }
+
+    private func endAll(with ending: Result<TransportEvent, TransportError>) {
+        let now = clock.now
+        state.withLock { state in
+            state.settleAll(now: now)
+            for index in state.held where state.links[index].isAliveForServer {
+                state.links[index].endedByServerAt = now
+                if case .failure(let error) = ending { state.links[index].endingError = error }
+                state.server.drop(state.links[index].id)
+                state.links[index].enqueue(ending, now: now, latency: state.latency)
+                state.statistics.connectionsEnded += 1
+            }
+        }
+    }
+}

