@@ -19,7 +19,9 @@ let package = Package(
         .target(name: "LiveConnection", swiftSettings: strict),
         // The command line: explore, replay, check, stats, connect.
         .executableTarget(
-            name: "livesim", dependencies: ["LiveConnection", "Statistics", "BackoffVerification"], swiftSettings: strict),
+            name: "livesim",
+            dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification"],
+            swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),

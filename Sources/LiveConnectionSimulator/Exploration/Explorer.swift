@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+
+/// Runs many seeds in parallel, one synchronous simulation per thread at a time, and adds
+/// up what they did and found.
+///
+/// ```swift
+/// let explorer = Explorer(seeds: 0..<1_000, generator: ScenarioGenerator(duration: .seconds(3600)),
+///                         variant: .correct, threads: 2)
+/// let summary = explorer.run()
+/// for failure in summary.failures { print(failure.seed, failure.violations[0]) }
+/// ```
+///
+/// Each worker thread takes the next seed from a shared counter, generates its scenario,
+/// runs it without a log, and folds the result into its own ``ExplorationSummary``; the
+/// summaries are merged at the end. Which thread ran which seed does not matter: every
+/// figure is a sum and failures are sorted by seed, so the summary is the same for any
+/// number of threads. Nothing but counters is kept per run, so memory does not grow with
+/// the number of seeds.
+public struct Explorer: Sendable {
+    public var seeds: Range<UInt64>
+    public var generator: ScenarioGenerator
+    public var variant: LogicVariant
+    public var threads: Int
+    /// Keep at most this many failures (the first by seed) in the summary.
+    public var failureLimit: Int
+
+    public init(
+        seeds: Range<UInt64>, generator: ScenarioGenerator = ScenarioGenerator(), variant: LogicVariant = .correct,
+        threads: Int? = nil, failureLimit: Int = 100
+    ) {
+        self.seeds = seeds
+        self.generator = generator
+        self.variant = variant
+        self.threads = max(1, threads ?? Self.processorCount)
+        self.failureLimit = failureLimit
+    }
+
+    /// The cores this process may use.
+    public static var processorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Runs every seed; `progress` is called from worker threads after each run with the
+    /// number of runs finished and the failures so far.
+    public func run(progress: (@Sendable (_ finished: Int, _ failed: Int) -> Void)? = nil) -> ExplorationSummary {
+        let next = Atomic<UInt64>(seeds.lowerBound)
+        let finished = Atomic<Int>(0)
+        let failed = Atomic<Int>(0)
+        let results = Mutex<[ExplorationSummary]>([])
+        let done = DispatchSemaphore(value: 0)
+        let workers = min(threads, max(1, seeds.count))
+        for _ in 0..<workers {
+            let thread = Thread { [self] in
+                var summary = ExplorationSummary(variant: variant.name)
+                while true {
+                    let seed = next.add(1, ordering: .relaxed).oldValue
+                    guard seed < seeds.upperBound else { break }
+                    let scenario = generator.scenario(seed: seed)
+                    let result = SimulationRun(scenario, variant: variant, recordsLog: false).run()
+                    summary.add(result, failureLimit: failureLimit)
+                    let failures = result.passed ? failed.load(ordering: .relaxed) : failed.add(1, ordering: .relaxed).newValue
+                    let count = finished.add(1, ordering: .relaxed).newValue
+                    progress?(count, failures)
+                }
+                results.withLock { $0.append(summary) }
+                done.signal()
+            }
+            // Deep async call chains run synchronously on this thread: give it room.
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        for _ in 0..<workers { done.wait() }
+        return results.withLock { summaries in
+            summaries.reduce(ExplorationSummary(variant: variant.name)) { $0.merged(with: $1, failureLimit: failureLimit) }
+        }
+    }
+}
+
+/// What an exploration did and found, summed over its runs.
+///
+/// ```swift
+/// print(summary.runs, summary.simulatedTime, summary.faults[.reset])
+/// for (invariant, runs) in summary.violatingRuns where runs > 0 { print(invariant, runs) }
+/// ```
+public struct ExplorationSummary: Sendable {
+    /// One failing seed and what it broke.
+    public struct Failure: Sendable {
+        public var seed: UInt64
+        public var violations: [Violation]
+        public var deadlocked: Bool
+    }
+
+    public var variant: String
+    public var runs = 0
+    public var simulatedTime: Duration = .zero
+    public var faults = FaultCounts()
+    public var invariantChecks = 0
+    public var jobsRun = 0
+    public var inputs = 0
+    /// Runs that violated each invariant, in ``Invariant/all`` order.
+    public var violatingRuns: [(invariant: Invariant, runs: Int)] = Invariant.all.map { ($0, 0) }
+    public var deadlocks = 0
+    /// Failing runs (at most the limit), by seed.
+    public var failures: [Failure] = []
+    /// Failing runs, counted even beyond the limit.
+    public var failureCount = 0
+
+    public init(variant: String) { self.variant = variant }
+
+    mutating func add(_ result: RunResult, failureLimit: Int) {
+        runs += 1
+        simulatedTime += result.simulatedTime
+        faults = faults + result.faults
+        invariantChecks += result.invariantChecks
+        jobsRun += result.jobsRun
+        inputs += result.inputs
+        for index in violatingRuns.indices where result.violationCounts[index].count > 0 {
+            violatingRuns[index].runs += 1
+        }
+        if result.deadlocked { deadlocks += 1 }
+        if !result.passed {
+            failureCount += 1
+            failures.append(Failure(seed: result.seed, violations: result.violations, deadlocked: result.deadlocked))
+            failures.sort { $0.seed < $1.seed }
+            if failures.count > failureLimit { failures.removeLast() }
+        }
+    }
+
+    func merged(with other: ExplorationSummary, failureLimit: Int) -> ExplorationSummary {
+        var sum = self
+        sum.runs += other.runs
+        sum.simulatedTime += other.simulatedTime
+        sum.faults = sum.faults + other.faults
+        sum.invariantChecks += other.invariantChecks
+        sum.jobsRun += other.jobsRun
+        sum.inputs += other.inputs
+        for index in sum.violatingRuns.indices { sum.violatingRuns[index].runs += other.violatingRuns[index].runs }
+        sum.deadlocks += other.deadlocks
+        sum.failureCount += other.failureCount
+        sum.failures = Array((sum.failures + other.failures).sorted { $0.seed < $1.seed }.prefix(failureLimit))
+        return sum
+    }
+
+    /// Runs in which `invariant` was violated.
+    public func runs(violating invariant: Invariant) -> Int {
+        violatingRuns.first { $0.invariant == invariant }?.runs ?? 0
+    }
+
+    /// No violation and no deadlock in any run.
+    public var passed: Bool { failureCount == 0 }
+}
