@@ -30,6 +30,10 @@ let package = Package(
         .testTarget(
             name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
             swiftSettings: strict),
+        // Simulator throughput: simulated time per wall and CPU second, seeds/s, peak memory.
+        .executableTarget(
+            name: "SimulatorBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
+            path: "Benchmarks/SimulatorBenchmarks", swiftSettings: strict),
         .executableTarget(
             name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"], path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),

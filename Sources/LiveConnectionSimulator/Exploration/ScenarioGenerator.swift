@@ -20,11 +20,17 @@ public struct ScenarioGenerator: Sendable {
     public var strategy: StrategyKind?
     /// Fix the fault mix instead of drawing a swarm (nil: swarm).
     public var faults: FaultMix?
+    /// Fix the manager's configuration instead of drawing one of ``configurations`` (nil: draw).
+    public var configuration: ConnectionConfiguration?
 
-    public init(duration: Duration = .seconds(3600), strategy: StrategyKind? = nil, faults: FaultMix? = nil) {
+    public init(
+        duration: Duration = .seconds(3600), strategy: StrategyKind? = nil, faults: FaultMix? = nil,
+        configuration: ConnectionConfiguration? = nil
+    ) {
         self.duration = duration
         self.strategy = strategy
         self.faults = faults
+        self.configuration = configuration
     }
 
     /// The configurations a seed picks from: production, a mobile-ish profile, seed 000's
@@ -59,6 +65,7 @@ public struct ScenarioGenerator: Sendable {
         var configuration = Self.configurations[
             Int(configurationRandom.uniform(below: UInt64(Self.configurations.count)))]
         configuration.resume = configurationRandom.chance(0.9)
+        if let fixed = self.configuration { configuration = fixed }
         // Half the seeds keep a short log, so resume sometimes truly cannot fill a hole.
         let logCapacity = configurationRandom.chance(0.5)
             ? 10_000 : Int(configurationRandom.uniform(in: 3...40))

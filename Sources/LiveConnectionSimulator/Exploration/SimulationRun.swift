@@ -22,15 +22,18 @@ public struct SimulationRun: Sendable {
     /// Keep the event log (replay, traces) or only counters and violations (exploration).
     public var recordsLog: Bool
     public var stopsAtFirstViolation: Bool
+    /// Check the invariants (off only to measure what checking costs).
+    public var checksInvariants: Bool
 
     public init(
         _ scenario: Scenario, variant: LogicVariant = .correct, recordsLog: Bool = true,
-        stopsAtFirstViolation: Bool = true
+        stopsAtFirstViolation: Bool = true, checksInvariants: Bool = true
     ) {
         self.scenario = scenario
         self.variant = variant
         self.recordsLog = recordsLog
         self.stopsAtFirstViolation = stopsAtFirstViolation
+        self.checksInvariants = checksInvariants
     }
 
     /// Runs the scenario to its end (or its first violation) and returns what happened.
@@ -54,7 +57,9 @@ public struct SimulationRun: Sendable {
             if stops { spawner.finish() }
         }
         let logic = InstrumentedLogic(base: variant.logic(for: scenario.configuration))
-        let driver = Driver(scenario: scenario, network: network, recorder: recorder, monitor: monitor, clock: clock)
+        let checks = checksInvariants
+        let driver = Driver(
+            scenario: scenario, network: network, recorder: recorder, monitor: checks ? monitor : nil, clock: clock)
 
         let result = Simulation.run(strategy: strategy, clock: clock, until: scenario.duration + .seconds(60)) {
             let manager = ConnectionManager(
@@ -62,7 +67,7 @@ public struct SimulationRun: Sendable {
                 random: Xoshiro256StarStar(seed: scenario.managerSeed), logic: logic,
                 observer: { input, effects in
                     recorder.observe(input, effects)
-                    monitor.observe(input, effects)
+                    if checks { monitor.observe(input, effects) }
                 })
             await withDiscardingTaskGroup { group in
                 group.addTask { await manager.run() }
@@ -74,7 +79,7 @@ public struct SimulationRun: Sendable {
                 group.cancelAll()
             }
         }
-        monitor.finish()
+        if checks { monitor.finish() }
         for violation in monitor.violations { recorder.note("violation \(violation.invariant.name): \(violation.detail)") }
         recorder.note("end")
         return RunResult(
@@ -90,7 +95,7 @@ struct Driver: Sendable {
     let scenario: Scenario
     let network: SimulatedNetwork
     let recorder: RunRecorder
-    let monitor: InvariantMonitor
+    let monitor: InvariantMonitor?
     let clock: VirtualClock
 
     func run(manager: ConnectionManager, spawn: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void) async {
@@ -98,7 +103,7 @@ struct Driver: Sendable {
         for scheduled in scenario.schedule {
             do { try await clock.sleep(until: start + scheduled.at) } catch { return }
             await apply(scheduled.action, to: manager, spawn: spawn)
-            monitor.check()
+            monitor?.check()
         }
         do { try await clock.sleep(until: start + scenario.duration) } catch { return }
     }
@@ -109,7 +114,7 @@ struct Driver: Sendable {
     ) async {
         // Noted before the action, so the checks the action itself triggers (through the
         // observer) already know the world changed.
-        if Self.disrupts(action) { monitor.noteDisruption() }
+        if Self.disrupts(action) { monitor?.noteDisruption() }
         var applied = true
         switch action {
         case .refuseConnections(let on): network.refuseConnections(on)

@@ -116,7 +116,10 @@ public struct SimulatedConnection: TransportConnection {
             if !state.isSilent(state.links[index]) { state.touch(index, now: now) }
             return (link.doorbell, state.latency * 2)
         }
-        do { try await network.clock.sleep(for: roundTrip) } catch { throw .cancelled }
+        // No latency: the pong is already here (a zero sleep would still cost a wake-up).
+        if roundTrip > .zero {
+            do { try await network.clock.sleep(for: roundTrip) } catch { throw .cancelled }
+        }
         while true {
             let epoch = bell.epoch
             let now = network.clock.now

@@ -81,7 +81,11 @@ public final class SimulatedNetwork: Transport, Sendable {
         let generation = endpoint.headers.first { $0.name == Self.generationHeader }
             .flatMap { UInt64($0.value) }.map(Generation.init(rawValue:))
         let roundTrip = state.withLock { $0.latency * 2 }
-        do { try await clock.sleep(for: roundTrip) } catch { throw .cancelled }
+        if roundTrip > .zero {
+            do { try await clock.sleep(for: roundTrip) } catch { throw .cancelled }
+        } else if Task.isCancelled {
+            throw .cancelled
+        }
         let now = clock.now
         let index = try state.withLock { (state) throws(TransportError) -> Int in
             state.statistics.connectAttempts += 1

@@ -1,0 +1,177 @@
+// Simulator benchmarks: how much virtual time the simulator covers per second of wall and
+// CPU time, seeds per second, and whether memory grows with the number of seeds.
+//
+//   swift run -c release SimulatorBenchmarks      (writes Benchmarks/results/simulator.md)
+//
+// The machine is shared with other builds, so every figure is given both per wall second
+// and per CPU second (getrusage: user + system time of this process); "per core" ratios
+// divide simulated time by CPU time, which other processes do not inflate.
+
+import Foundation
+import LiveConnection
+import LiveConnectionSimulator
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Measurement {
+    var runs: Int
+    var simulated: Duration
+    var wall: Double
+    var cpu: Double
+    var jobs: Int
+    var checks: Int
+
+    var perWall: Double { simulated.seconds / wall }
+    var perCPU: Double { simulated.seconds / cpu }
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+func peakMemoryMiB() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024  // kilobytes on Linux
+}
+
+func measure(_ explorer: Explorer) -> Measurement {
+    let cpuBefore = cpuSeconds()
+    let start = ContinuousClock.now
+    let summary = explorer.run()
+    let wall = (ContinuousClock.now - start).seconds
+    let cpu = cpuSeconds() - cpuBefore
+    return Measurement(
+        runs: summary.runs, simulated: summary.simulatedTime, wall: wall, cpu: cpu, jobs: summary.jobsRun,
+        checks: summary.invariantChecks)
+}
+
+/// Runs each scenario with `checksInvariants` as given, one thread (the baseline without checks).
+func measureRuns(_ scenarios: [Scenario], checks: Bool) -> Measurement {
+    let cpuBefore = cpuSeconds()
+    let start = ContinuousClock.now
+    var simulated = Duration.zero
+    var jobs = 0
+    var invariantChecks = 0
+    for scenario in scenarios {
+        let result = SimulationRun(scenario, recordsLog: false, checksInvariants: checks).run()
+        simulated += result.simulatedTime
+        jobs += result.jobsRun
+        invariantChecks += result.invariantChecks
+    }
+    return Measurement(
+        runs: scenarios.count, simulated: simulated, wall: (ContinuousClock.now - start).seconds,
+        cpu: cpuSeconds() - cpuBefore, jobs: jobs, checks: invariantChecks)
+}
+
+func shell(_ command: String) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try? process.run()
+    process.waitUntilExit()
+    return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+func format(_ value: Double, _ decimals: Int = 0) -> String { String(format: "%.\(decimals)f", value) }
+
+let threads = ProcessInfo.processInfo.activeProcessorCount
+var lines: [String] = []
+@MainActor func report(_ line: String = "") {
+    print(line)
+    lines.append(line)
+}
+
+// 1. Exploration with every fault kind on (each every 5 minutes on average: a fault
+//    every ~16 s), every configuration, an hour per seed, on all cores.
+let allFaults = ScenarioGenerator(duration: .seconds(3600), faults: .all(every: .seconds(300)))
+let exploration = measure(Explorer(seeds: 0..<200, generator: allFaults, threads: threads))
+
+// 2. The same seeds on one thread without invariant checks, and with: what checking costs.
+let someScenarios = (UInt64(0)..<60).map { allFaults.scenario(seed: $0) }
+let unchecked = measureRuns(someScenarios, checks: false)
+let checked = measureRuns(someScenarios, checks: true)
+
+// 3. Issue 2's figure: one connection, P = 25 s, T = 10 s, a fault every few minutes
+//    (a reset, a close, a freeze or a refusal, each every 12 minutes: one every 3 minutes).
+var production = ConnectionConfiguration()
+production.resume = true
+let calmMix = FaultMix(rates: [
+    .init(kind: .reset, meanInterval: .seconds(720)), .init(kind: .close, meanInterval: .seconds(720)),
+    .init(kind: .freeze, meanInterval: .seconds(720)), .init(kind: .refuse, meanInterval: .seconds(720)),
+    .init(kind: .broadcast, meanInterval: .seconds(60)),
+])
+let calm = ScenarioGenerator(duration: .seconds(3600), strategy: .fifo, faults: calmMix, configuration: production)
+let oneConnection = measureRuns((UInt64(0)..<300).map { calm.scenario(seed: $0) }, checks: true)
+
+// 4. Peak memory after 100 seeds, then after 1,000 more in the same process.
+let memoryGenerator = ScenarioGenerator(duration: .seconds(3600), faults: .all(every: .seconds(300)))
+_ = measure(Explorer(seeds: 10_000..<10_100, generator: memoryGenerator, threads: threads))
+let memoryAfter100 = peakMemoryMiB()
+_ = measure(Explorer(seeds: 10_100..<11_100, generator: memoryGenerator, threads: threads))
+let memoryAfter1100 = peakMemoryMiB()
+
+let cpuModel = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")
+report("# Simulator benchmarks")
+report()
+report("- date: \(Date())")
+report("- system: \(shell("uname -srm")), \(threads) cores (nproc), \(cpuModel)")
+report("- build: release; the machine is shared, so ratios are given per wall second and per CPU second")
+report()
+report("## Exploration, every fault kind on (1 h per seed, \(exploration.runs) seeds, \(threads) threads)")
+report()
+report("| figure | value |")
+report("| --- | --- |")
+report("| simulated time | \(format(exploration.simulated.seconds / 3600)) h |")
+report("| wall time | \(format(exploration.wall, 2)) s |")
+report("| CPU time | \(format(exploration.cpu, 2)) s |")
+report("| simulated / wall | \(format(exploration.perWall))× |")
+report("| simulated / CPU second (per core) | \(format(exploration.perCPU))× (goal 1,000,000×) |")
+report("| seeds per wall second | \(format(Double(exploration.runs) / exploration.wall, 1)) |")
+report("| executor jobs per simulated hour | \(exploration.jobs / max(1, exploration.runs)) |")
+report("| CPU time per job | \(format(exploration.cpu / Double(max(1, exploration.jobs)) * 1e9)) ns |")
+report("| invariant checks | \(exploration.checks) |")
+report()
+report("## Cost of checking (same \(checked.runs) scenarios, one thread)")
+report()
+report("| | simulated / CPU second | ratio |")
+report("| --- | --- | --- |")
+report("| baseline: no invariant checks | \(format(unchecked.perCPU))× | 1.00 |")
+report("| every invariant after every step | \(format(checked.perCPU))× | \(format(checked.cpu / unchecked.cpu, 2)) × the CPU time |")
+report()
+report("## One connection, P = 25 s, a fault every ~3 minutes (issue 2's figure; \(oneConnection.runs) hours, one thread)")
+report()
+report("| figure | value |")
+report("| --- | --- |")
+report("| CPU time per simulated hour | \(format(oneConnection.cpu / Double(oneConnection.runs) * 1000, 3)) ms (target ≤ 5 ms) |")
+report("| wall time per simulated hour | \(format(oneConnection.wall / Double(oneConnection.runs) * 1000, 3)) ms |")
+report("| simulated / CPU second | \(format(oneConnection.perCPU))× |")
+report("| executor jobs per simulated hour | \(oneConnection.jobs / max(1, oneConnection.runs)) |")
+report()
+report("## Peak memory (resident set, whole process)")
+report()
+report("| after | peak RSS |")
+report("| --- | --- |")
+report("| 100 seeds | \(format(memoryAfter100, 1)) MiB |")
+report("| 1,100 seeds | \(format(memoryAfter1100, 1)) MiB |")
+report()
+report("Each run keeps only counters once it ends, so the peak should not grow with the seed count.")
+
+let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("results")
+try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+let file = directory.appendingPathComponent("simulator.md")
+do {
+    try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    print("\nwrote \(file.path)")
+} catch {
+    print("could not write \(file.path): \(error)")
+}
