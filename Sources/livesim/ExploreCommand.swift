@@ -33,8 +33,9 @@ extension Command {
 }
 
 enum ExploreDefaults {
-    /// Enough to finish in well under a minute on two cores in release.
-    static let seeds: UInt64 = 1_000
+    /// 200 simulated hours: about 15–30 s on two cores in release (7–13 seeds/s measured,
+    /// Benchmarks/results/simulator.md).
+    static let seeds: UInt64 = 200
 }
 
 private func exploreMain(
@@ -77,7 +78,7 @@ private func printSummary(_ summary: ExplorationSummary, wallSeconds: Double, th
     let simulated = summary.simulatedTime.seconds
     print("")
     row("runs", "\(summary.runs)")
-    row("simulated time", "\(formatDuration(summary.simulatedTime)) (\(Int(simulated)) s)")
+    row("simulated time", String(format: "%.1f h (%.0f s)", simulated / 3600, simulated))
     row("wall time", String(format: "%.2f s", wallSeconds))
     if wallSeconds > 0 {
         row("simulated / wall", String(format: "%.0f× (%.0f× per thread)", simulated / wallSeconds, simulated / wallSeconds / Double(threads)))

@@ -12,7 +12,7 @@ struct SimulationRunTests {
             && result.network.sendsDelayed > 0
     }
 
-    @Test("the shipped machine passes every invariant for an hour of swarm faults", arguments: 0..<24 as Range<UInt64>)
+    @Test("the shipped machine passes every invariant for an hour of swarm faults", arguments: 0..<16 as Range<UInt64>)
     func correctMachinePasses(seed: UInt64) {
         let scenario = ScenarioGenerator(duration: .seconds(3600)).scenario(seed: seed)
         let result = SimulationRun(scenario).run()
