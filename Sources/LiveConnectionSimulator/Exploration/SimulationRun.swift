@@ -164,9 +164,12 @@ struct Driver: Sendable {
         }
     }
 
-    /// A late callback of the most recently ended generation; nothing if none ended yet.
+    /// A stale callback, two ways: the connection held now is armed to deliver one late,
+    /// through the shell's own receive loop or ping task, when it is torn down; and the
+    /// most recently ended generation delivers one now, after the manager moved on.
     private func deliverStale(_ callback: StaleCallback, to manager: ConnectionManager) async -> Bool {
-        guard let old = recorder.staleGeneration else { return false }
+        let armed = callback == .error ? false : network.armLateCallback(callback)
+        guard let old = recorder.staleGeneration else { return armed }
         switch callback {
         case .message:
             let sequence = network.lastSequence

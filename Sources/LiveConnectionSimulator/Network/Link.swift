@@ -45,6 +45,9 @@ struct Link {
     var sentSubscribes: [String] = []
     /// Frames `receive()` has returned.
     var delivered = 0
+    /// A callback this connection delivers late, after the client closed it (a frame that
+    /// was already in the socket's buffer, or a pong in flight).
+    var lateCallback: StaleCallback?
 
     init(id: Int, generation: Generation?, endpoint: Endpoint, now: VirtualClock.Instant) {
         self.id = id

@@ -18,6 +18,8 @@ public struct NetworkStatistics: Hashable, Sendable {
     public var framesDuplicated = 0
     public var sendsDelayed = 0
     public var pongs = 0
+    /// Callbacks a closed connection delivered late (see ``SimulatedNetwork/armLateCallback(_:)``).
+    public var lateCallbacks = 0
 
     public init() {}
 }

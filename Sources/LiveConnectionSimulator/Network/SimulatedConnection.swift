@@ -80,7 +80,24 @@ public struct SimulatedConnection: TransportConnection {
             let epoch = bell.epoch
             let now = network.clock.now
             let step = network.state.withLock { (state) -> Step in
-                if state.links[index].clientClosedAt != nil { return .fail(.notConnected) }
+                if state.links[index].clientClosedAt != nil {
+                    // A late frame still wins over the close, as data already read from a
+                    // socket does: the shell's receive loop hands it on, tagged with its
+                    // (now stale) generation.
+                    switch state.links[index].lateCallback {
+                    case .message?:
+                        state.links[index].lateCallback = nil
+                        state.statistics.lateCallbacks += 1
+                        let entry = state.server.log.last
+                        return .deliver(.success(.message(entry?.message ?? .text(#"{"text":"late"}"#))))
+                    case .close?:
+                        state.links[index].lateCallback = nil
+                        state.statistics.lateCallbacks += 1
+                        return .deliver(.success(.closed(code: .internalError, reason: "late close")))
+                    default:
+                        return .fail(.notConnected)
+                    }
+                }
                 state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
                 if state.isSilent(state.links[index]) { return .park }
                 guard let head = state.links[index].inbox.first else { return .park }
@@ -96,8 +113,8 @@ public struct SimulatedConnection: TransportConnection {
                 bell.ring()  // a delayed send waits for this
                 return try event.get()
             case .park:
-                await bell.wait(after: epoch)
                 if Task.isCancelled { throw .cancelled }
+                await bell.wait(after: epoch)
             case .sleep(let instant):
                 do { try await network.clock.sleep(until: instant) } catch { throw .cancelled }
             case .fail(let error):
@@ -118,14 +135,25 @@ public struct SimulatedConnection: TransportConnection {
         }
         // No latency: the pong is already here (a zero sleep would still cost a wake-up).
         if roundTrip > .zero {
-            do { try await network.clock.sleep(for: roundTrip) } catch { throw .cancelled }
+            do {
+                try await network.clock.sleep(for: roundTrip)
+            } catch {
+                // Torn down while the pong was in flight: it may still arrive, late.
+                if takeLatePong() { return }
+                throw .cancelled
+            }
         }
         while true {
             let epoch = bell.epoch
             let now = network.clock.now
             let answered = try network.state.withLock { (state) throws(TransportError) -> Bool in
                 let link = state.links[index]
-                if link.clientClosedAt != nil { throw .cancelled }
+                if link.clientClosedAt != nil {
+                    guard link.lateCallback == .pong else { throw .cancelled }
+                    state.links[index].lateCallback = nil
+                    state.statistics.lateCallbacks += 1
+                    return true
+                }
                 if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
                 state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
                 // A silent peer never answers; a thaw lets the pong through.
@@ -135,8 +163,21 @@ public struct SimulatedConnection: TransportConnection {
                 return true
             }
             if answered { return }
+            if Task.isCancelled {
+                if takeLatePong() { return }
+                throw .cancelled
+            }
             await bell.wait(after: epoch)
-            if Task.isCancelled { throw .cancelled }
+        }
+    }
+
+    /// A pong armed to arrive late, once the client closed the connection.
+    private func takeLatePong() -> Bool {
+        network.state.withLock { state in
+            guard state.links[index].lateCallback == .pong else { return false }
+            state.links[index].lateCallback = nil
+            state.statistics.lateCallbacks += 1
+            return true
         }
     }
 

@@ -233,6 +233,24 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// The next broadcast frame reaches its first recipient twice.
     public func duplicateNextFrame() { state.withLock { $0.duplicateNextFrame = true } }
 
+    /// When the client next closes the connection it holds now, that connection still
+    /// delivers one callback afterwards: a message or a close frame to the pending
+    /// `receive()`, or a pong to a ping in flight. Returns false if no connection is held.
+    ///
+    /// This is the real shell's path for stale callbacks: the generation's receive loop
+    /// or ping task hands the late callback to the machine, tagged with the generation
+    /// that was just torn down. (A late *error* has no such path: the shell drops errors
+    /// once the generation's task is cancelled, which is why ``ConnectionManager`` has an
+    /// SPI to inject one.)
+    @discardableResult
+    public func armLateCallback(_ callback: StaleCallback) -> Bool {
+        state.withLock { state in
+            guard let index = state.held.last else { return false }
+            state.links[index].lateCallback = callback
+            return true
+        }
+    }
+
     /// The next client send completes only after the receive that follows it.
     public func delayNextSendCompletion() { state.withLock { $0.delayNextSend = true } }
 

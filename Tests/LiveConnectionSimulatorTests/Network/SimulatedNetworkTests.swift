@@ -222,3 +222,48 @@ struct SimulatedNetworkTests {
         #expect(order == ["received", "send completed"])
     }
 }
+
+@Suite("Simulated network: late callbacks")
+struct LateCallbackNetworkTests {
+    @Test("an armed connection still returns a frame to the receive pending when the client closes it")
+    func lateFrame() throws {
+        let event = try SimulatedNetworkTests.simulate { network, _ in
+            let connection = try await network.connect(to: SimulatedNetworkTests.endpoint)
+            #expect(network.armLateCallback(.close))
+            return try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
+                group.addTask { try await connection.receive() }
+                group.addTask {
+                    await Task.yield()
+                    await connection.close(code: .normal, reason: "bye")
+                    return nil
+                }
+                var event: TransportEvent?
+                for try await value in group { if let value { event = value } }
+                return event
+            }
+        }
+        #expect(event == .closed(code: .internalError, reason: "late close"))
+    }
+
+    @Test("without arming, a receive pending at close fails")
+    func noLateFrame() throws {
+        let failed = try SimulatedNetworkTests.simulate { network, _ in
+            let connection = try await network.connect(to: SimulatedNetworkTests.endpoint)
+            return await withTaskGroup(of: Bool?.self) { group in
+                group.addTask {
+                    do { _ = try await connection.receive() } catch { return true }
+                    return false
+                }
+                group.addTask {
+                    await Task.yield()
+                    await connection.close(code: .normal, reason: "bye")
+                    return nil
+                }
+                var failed: Bool?
+                for await value in group { if let value { failed = value } }
+                return failed
+            }
+        }
+        #expect(failed == true)
+    }
+}
