@@ -1,0 +1,35 @@
+import LiveConnection
+
+extension Trace {
+    /// The trace as text: the version line, the header, `schedule:` and one line per
+    /// action, then (if there is one) `observed:` and one line per event. Ends with a newline.
+    ///
+    /// ```swift
+    /// try Trace(parsing: trace.encode()) == trace   // for every trace (see docs/trace-format.md)
+    /// ```
+    public func encode() -> String {
+        var lines = ["livesim-trace \(Self.formatVersion)"]
+        for (key, value) in headerLines { lines.append("\(key): \(value)") }
+        lines.append("schedule:")
+        for action in schedule { lines.append(action.traceLine) }
+        if !observed.isEmpty {
+            lines.append("observed:")
+            for event in observed { lines.append(event.traceLine) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The header as (key, value) pairs, in the order they are written.
+    var headerLines: [(key: String, value: String)] {
+        var lines: [(key: String, value: String)] = [
+            ("seed", "\(seed)"),
+            ("generator", generator.description),
+            ("strategy", strategy.description),
+        ]
+        lines += configuration.traceHeaderLines
+        lines.append(("duration", duration.traceFormatted))
+        if let variant { lines.append(("variant", TraceToken.word(variant))) }
+        if let expectation { lines.append(("expect", expectation.description)) }
+        return lines
+    }
+}

@@ -1,0 +1,45 @@
+/// Why a text is not a trace this build can read; every case names the line.
+///
+/// ```swift
+/// do {
+///     let trace = try Trace(parsing: text)
+/// } catch {
+///     print("trace.txt:\(error.line): \(error)")   // "trace.txt:7: line 7: unknown action 'rest' …"
+/// }
+/// ```
+///
+/// Parsing never traps: any text, however broken, ends in a trace or in one of these.
+public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A line that does not parse: its number (1-based), its text, and what was wrong.
+    case malformedLine(number: Int, text: String, reason: String)
+    /// The first line names a format version this build does not read.
+    case unsupportedVersion(found: String, line: Int)
+    /// A required header key never appeared; `line` is where the header ended.
+    case missingHeader(key: String, line: Int)
+
+    /// The 1-based line the error is about.
+    public var line: Int {
+        switch self {
+        case .malformedLine(let number, _, _): number
+        case .unsupportedVersion(_, let line): line
+        case .missingHeader(_, let line): line
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .malformedLine(let number, let text, let reason):
+            "line \(number): \(reason): \(TraceToken.quoted(text))"
+        case .unsupportedVersion(let found, let line):
+            "line \(line): unsupported trace format version '\(found)' (this build reads version \(Trace.formatVersion))"
+        case .missingHeader(let key, let line):
+            "line \(line): the header has no '\(key):' line"
+        }
+    }
+}
+
+/// A line-level problem, before the parser attaches the line's number and text.
+struct LineProblem: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
