@@ -151,19 +151,19 @@ public enum Expectation: Hashable, Sendable, CustomStringConvertible {
 /// ```
 public struct ObservedEvent: Hashable, Sendable {
     public var at: Duration
-    /// Free text for people and for diff; written on one line (line breaks become spaces).
-    public var text: String
+    /// Free text for people and for diff, on one line: line breaks and control
+    /// characters are replaced by spaces when the event is made, so every event can be
+    /// written and read back unchanged.
+    public let text: String
 
     public init(at: Duration, _ text: String) {
         self.at = at
-        self.text = text
+        var single = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            single.append(TraceToken.needsEscape(scalar) ? " " : scalar)
+        }
+        self.text = String(single)
     }
 
-    public var traceLine: String {
-        var line = at.traceFormatted + " "
-        for scalar in text.unicodeScalars {
-            line.unicodeScalars.append(scalar == "\n" || scalar == "\r" || TraceToken.needsEscape(scalar) ? " " : scalar)
-        }
-        return line
-    }
+    public var traceLine: String { at.traceFormatted + " " + text }
 }
