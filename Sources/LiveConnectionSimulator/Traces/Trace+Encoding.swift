@@ -28,6 +28,9 @@ extension Trace {
         ]
         lines += configuration.traceHeaderLines
         lines.append(("duration", duration.traceFormatted))
+        lines.append(("manager-seed", "\(managerSeed)"))
+        lines.append(("log-capacity", "\(logCapacity)"))
+        lines.append(("feed-topic", TraceToken.word(feedTopic)))
         if let variant { lines.append(("variant", TraceToken.word(variant))) }
         if let expectation { lines.append(("expect", expectation.description)) }
         return lines

@@ -2,7 +2,9 @@ import LiveConnection
 
 extension Trace {
     /// Header keys every trace must have, in the order they are written.
-    public static let requiredHeaderKeys = ["seed", "generator", "strategy"] + ConnectionConfiguration.traceHeaderKeys + ["duration"]
+    public static let requiredHeaderKeys = ["seed", "generator", "strategy"] + ConnectionConfiguration.traceHeaderKeys + [
+        "duration", "manager-seed", "log-capacity", "feed-topic",
+    ]
 
     /// Header keys a trace may have.
     public static let optionalHeaderKeys = ["variant", "expect"]
@@ -197,13 +199,24 @@ private struct Header {
                 guard duration > .zero else { throw LineProblem("the duration must be positive") }
                 return duration
             },
-            variant: try optionalField("variant") { (value) throws(LineProblem) in
-                var fields = TraceFields(try TraceToken.tokenize(value), context: "'variant'")
-                let name = try fields.positional("a name")
-                try fields.finish()
-                return name
+            managerSeed: try field("manager-seed") { (value) throws(LineProblem) in
+                try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self)
             },
+            logCapacity: try field("log-capacity") { (value) throws(LineProblem) in
+                let capacity = try TraceNumber.integer(value, "a message count", as: Int.self)
+                guard capacity >= 0 else { throw LineProblem("the log capacity cannot be negative") }
+                return capacity
+            },
+            feedTopic: try field("feed-topic") { (value) throws(LineProblem) in try Self.singleWord(value, "'feed-topic'") },
+            variant: try optionalField("variant") { (value) throws(LineProblem) in try Self.singleWord(value, "'variant'") },
             expectation: try optionalField("expect", Self.expectation))
+    }
+
+    static func singleWord(_ value: String, _ context: String) throws(LineProblem) -> String {
+        var fields = TraceFields(try TraceToken.tokenize(value), context: context)
+        let word = try fields.positional("a name")
+        try fields.finish()
+        return word
     }
 
     static func generator(_ value: String) throws(LineProblem) -> GeneratorID {

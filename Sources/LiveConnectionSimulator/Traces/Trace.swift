@@ -32,6 +32,12 @@ public struct Trace: Hashable, Sendable {
     public var configuration: ConnectionConfiguration
     /// How much virtual time the run lasts.
     public var duration: Duration
+    /// The seed of the manager's own random source (its backoff draws).
+    public var managerSeed: UInt64
+    /// How many broadcasts the simulated server keeps for resume.
+    public var logCapacity: Int
+    /// The topic the scenario's broadcasts go to.
+    public var feedTopic: String
     /// The deliberately broken manager variant the run used, if any.
     public var variant: String?
     /// What replaying this trace must show (committed traces in `Traces/` all say).
@@ -45,7 +51,8 @@ public struct Trace: Hashable, Sendable {
 
     public init(
         seed: UInt64, generator: GeneratorID, strategy: TraceStrategy, configuration: ConnectionConfiguration,
-        duration: Duration, variant: String? = nil, expectation: Expectation? = nil,
+        duration: Duration, managerSeed: UInt64? = nil, logCapacity: Int = 1_000, feedTopic: String = "feed",
+        variant: String? = nil, expectation: Expectation? = nil,
         schedule: [ScheduledAction] = [], observed: [ObservedEvent] = []
     ) {
         self.seed = seed
@@ -53,6 +60,9 @@ public struct Trace: Hashable, Sendable {
         self.strategy = strategy
         self.configuration = configuration
         self.duration = duration
+        self.managerSeed = managerSeed ?? seed
+        self.logCapacity = logCapacity
+        self.feedTopic = feedTopic
         self.variant = variant
         self.expectation = expectation
         var sorted = schedule

@@ -15,19 +15,19 @@ struct TraceDiffTests {
         var other = TraceRoundTripTests.sample()
         other.schedule[3].action = .freeze
         let divergence = try #require(TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: other.encode()))
-        #expect(divergence.line == 21)
+        #expect(divergence.line == 24)
         #expect(divergence.section == "schedule")
         #expect(divergence.left == "3000ms reset" && divergence.right == "3000ms freeze")
         #expect(divergence.virtualTime == .seconds(3))
-        #expect(divergence.before.map(\.number) == [18, 19, 20])
+        #expect(divergence.before.map(\.number) == [21, 22, 23])
         let rendered = divergence.render(leftName: "a.trace", rightName: "b.trace")
         #expect(rendered == """
-            traces diverge at line 21 (schedule, virtual time 3000ms):
-                18  0ms subscribe loans
-                19  0ms connect endpoint=0
-                20  1500ms close code=4001 reason="token expired"
-              - 21  3000ms reset
-              + 21  3000ms freeze
+            traces diverge at line 24 (schedule, virtual time 3000ms):
+                21  0ms subscribe loans
+                22  0ms connect endpoint=0
+                23  1500ms close code=4001 reason="token expired"
+              - 24  3000ms reset
+              + 24  3000ms freeze
             (- a.trace, + b.trace)
             """)
     }
@@ -47,6 +47,6 @@ struct TraceDiffTests {
         longer.observed.append(ObservedEvent(at: .milliseconds(2500), "phase waiting"))
         let divergence = try #require(TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: longer.encode()))
         #expect(divergence.section == "observed" && divergence.left == nil && divergence.right == "2500ms phase waiting")
-        #expect(divergence.render(leftName: "a", rightName: "b").contains("- 24  (end of a)"))
+        #expect(divergence.render(leftName: "a", rightName: "b").contains("- 27  (end of a)"))
     }
 }

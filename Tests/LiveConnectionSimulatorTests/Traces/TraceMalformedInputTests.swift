@@ -28,11 +28,13 @@ struct TraceMalformedInputTests {
     }
 
     // Line numbers in the sample: 1 version, 2 seed, 3 generator, 4 strategy, 5–13
-    // configuration, 14 duration, 15 variant, 16 expect, 17 schedule:, 18–21 actions,
-    // 22 observed:, 23 an observed event.
+    // configuration, 14 duration, 15 manager-seed, 16 log-capacity, 17 feed-topic, 18 variant,
+    // 19 expect, 20 schedule:, 21–24 actions, 25 observed:, 26 an observed event.
     static let malformedLines: [Case] = [
         Case(line: 2, text: "seed: -1", reasonContains: "not a seed"),
         Case(line: 2, text: "seed: 18446744073709551616", reasonContains: "not a seed"),
+        Case(line: 16, text: "log-capacity: -1", reasonContains: "cannot be negative"),
+        Case(line: 17, text: "feed-topic: a b", reasonContains: "does not take 'b'"),
         Case(line: 2, text: "seed 42", reasonContains: "key: value"),
         Case(line: 2, text: "seed:42", reasonContains: "space after"),
         Case(line: 2, text: "sede: 42", reasonContains: "unknown header key 'sede'"),
@@ -56,33 +58,33 @@ struct TraceMalformedInputTests {
         Case(line: 9, text: "terminal-close-codes: 1008 70000", reasonContains: "not a close code"),
         Case(line: 13, text: "resume: maybe", reasonContains: "true or false"),
         Case(line: 14, text: "duration: ", reasonContains: "has no value"),
-        Case(line: 16, text: "expect: failure", reasonContains: "'pass' or 'violation NAME'"),
-        Case(line: 16, text: "expect: violation", reasonContains: "needs an invariant name"),
-        Case(line: 18, text: "0ms subscrbe loans", reasonContains: "unknown action 'subscrbe'"),
-        Case(line: 18, text: "subscribe loans", reasonContains: "not a duration"),
-        Case(line: 18, text: "0ms", reasonContains: "expected an action"),
-        Case(line: 18, text: "-5ms subscribe loans", reasonContains: "before the start"),
-        Case(line: 18, text: "0ms subscribe", reasonContains: "needs a topic"),
-        Case(line: 18, text: "0ms subscribe loans availability", reasonContains: "does not take 'availability'"),
-        Case(line: 18, text: "0ms subscribe \"loans", reasonContains: "not closed"),
-        Case(line: 18, text: "0ms subscribe \"lo\\qans\"", reasonContains: "unknown escape"),
-        Case(line: 18, text: "0ms subscribe \"\\u{110000}\"", reasonContains: "not a Unicode scalar"),
-        Case(line: 18, text: "0ms subscribe \"\\u{D800}\"", reasonContains: "not a Unicode scalar"),
-        Case(line: 18, text: "0ms subscribe \"\\u41\"", reasonContains: "followed by '{'"),
-        Case(line: 18, text: "0ms subscribe \"a\"b", reasonContains: "expected a space"),
-        Case(line: 18, text: "0ms subscribe =x", reasonContains: "without a name"),
-        Case(line: 19, text: "0ms connect endpoint=", reasonContains: "has no value"),
-        Case(line: 19, text: "0ms connect endpoint=-1", reasonContains: "cannot be negative"),
-        Case(line: 19, text: "0ms connect 0", reasonContains: "expects endpoint="),
-        Case(line: 20, text: "1500ms close code=99999 reason=x", reasonContains: "not a close code"),
-        Case(line: 20, text: "1500ms close reason=x code=4001", reasonContains: "expects code="),
-        Case(line: 20, text: "1500ms fail-handshakes status=42", reasonContains: "not an HTTP status"),
-        Case(line: 20, text: "1500ms fail-handshakes on", reasonContains: "status=N or off"),
-        Case(line: 20, text: "1500ms stale ping", reasonContains: "not a stale callback"),
-        Case(line: 20, text: "1500ms idle-timeout 0ms", reasonContains: "positive"),
-        Case(line: 20, text: "1500ms refuse-connections yes", reasonContains: "on or off"),
-        Case(line: 21, text: "1000ms reset", reasonContains: "time goes backwards"),
-        Case(line: 23, text: "soon phase open", reasonContains: "observed lines start with a time"),
+        Case(line: 19, text: "expect: failure", reasonContains: "'pass' or 'violation NAME'"),
+        Case(line: 19, text: "expect: violation", reasonContains: "needs an invariant name"),
+        Case(line: 21, text: "0ms subscrbe loans", reasonContains: "unknown action 'subscrbe'"),
+        Case(line: 21, text: "subscribe loans", reasonContains: "not a duration"),
+        Case(line: 21, text: "0ms", reasonContains: "expected an action"),
+        Case(line: 21, text: "-5ms subscribe loans", reasonContains: "before the start"),
+        Case(line: 21, text: "0ms subscribe", reasonContains: "needs a topic"),
+        Case(line: 21, text: "0ms subscribe loans availability", reasonContains: "does not take 'availability'"),
+        Case(line: 21, text: "0ms subscribe \"loans", reasonContains: "not closed"),
+        Case(line: 21, text: "0ms subscribe \"lo\\qans\"", reasonContains: "unknown escape"),
+        Case(line: 21, text: "0ms subscribe \"\\u{110000}\"", reasonContains: "not a Unicode scalar"),
+        Case(line: 21, text: "0ms subscribe \"\\u{D800}\"", reasonContains: "not a Unicode scalar"),
+        Case(line: 21, text: "0ms subscribe \"\\u41\"", reasonContains: "followed by '{'"),
+        Case(line: 21, text: "0ms subscribe \"a\"b", reasonContains: "expected a space"),
+        Case(line: 21, text: "0ms subscribe =x", reasonContains: "without a name"),
+        Case(line: 22, text: "0ms connect endpoint=", reasonContains: "has no value"),
+        Case(line: 22, text: "0ms connect endpoint=-1", reasonContains: "cannot be negative"),
+        Case(line: 22, text: "0ms connect 0", reasonContains: "expects endpoint="),
+        Case(line: 23, text: "1500ms close code=99999 reason=x", reasonContains: "not a close code"),
+        Case(line: 23, text: "1500ms close reason=x code=4001", reasonContains: "expects code="),
+        Case(line: 23, text: "1500ms fail-handshakes status=42", reasonContains: "not an HTTP status"),
+        Case(line: 23, text: "1500ms fail-handshakes on", reasonContains: "status=N or off"),
+        Case(line: 23, text: "1500ms stale ping", reasonContains: "not a stale callback"),
+        Case(line: 23, text: "1500ms idle-timeout 0ms", reasonContains: "positive"),
+        Case(line: 23, text: "1500ms refuse-connections yes", reasonContains: "on or off"),
+        Case(line: 24, text: "1000ms reset", reasonContains: "time goes backwards"),
+        Case(line: 26, text: "soon phase open", reasonContains: "observed lines start with a time"),
     ]
 
     @Test("a malformed line is reported with its number and what is wrong", arguments: malformedLines)
@@ -103,13 +105,13 @@ struct TraceMalformedInputTests {
         let lines = TraceRoundTripTests.sample().encode().split(separator: "\n").map(String.init)
             .filter { !$0.hasPrefix("\(key): ") }
         let error = try #require(Self.error(parsing: lines.joined(separator: "\n")))
-        #expect(error == .missingHeader(key: key, line: 16))
+        #expect(error == .missingHeader(key: key, line: 19))
     }
 
     @Test("a file without 'schedule:' is missing it at the end of the file")
     func missingSchedule() {
-        let header = TraceRoundTripTests.sample().encode().split(separator: "\n").prefix(16).joined(separator: "\n")
-        #expect(Self.error(parsing: header) == .missingHeader(key: "schedule", line: 17))
+        let header = TraceRoundTripTests.sample().encode().split(separator: "\n").prefix(19).joined(separator: "\n")
+        #expect(Self.error(parsing: header) == .missingHeader(key: "schedule", line: 20))
     }
 
     @Test("the version line is checked first", arguments: [

@@ -11,7 +11,7 @@ struct TraceRoundTripTests {
         configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(2))
         return Trace(
             seed: 42, generator: GeneratorID(name: "swarm", version: 1), strategy: .random(seed: 42),
-            configuration: configuration, duration: .seconds(60), variant: "skips-resubscribe",
+            configuration: configuration, duration: .seconds(60), managerSeed: 7, feedTopic: "loans", variant: "skips-resubscribe",
             expectation: .violation("resubscribe-before-open"),
             schedule: [
                 ScheduledAction(at: .zero, .subscribe("loans")),
@@ -39,6 +39,9 @@ struct TraceRoundTripTests {
             refresh-handshake-statuses: 401
             resume: true
             duration: 60000ms
+            manager-seed: 7
+            log-capacity: 1000
+            feed-topic: loans
             variant: skips-resubscribe
             expect: violation resubscribe-before-open
             schedule:
