@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "LiveConnection", targets: ["LiveConnection"]),
         .library(name: "LiveConnectionSimulator", targets: ["LiveConnectionSimulator"]),
+        .library(name: "LiveConnectionTesting", targets: ["LiveConnectionTesting"]),
         .executable(name: "livesim", targets: ["livesim"]),
     ],
     targets: [
@@ -34,6 +35,14 @@ let package = Package(
         .executableTarget(
             name: "SimulatorBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
             path: "Benchmarks/SimulatorBenchmarks", swiftSettings: strict),
+        // Swift Testing glue: seeds as arguments, the simulation trait, replay of Traces/.
+        .target(
+            name: "LiveConnectionTesting", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LiveConnectionTestingTests",
+            dependencies: ["LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection"],
+            swiftSettings: strict),
         .executableTarget(
             name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"], path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),

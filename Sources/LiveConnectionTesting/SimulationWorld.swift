@@ -1,0 +1,80 @@
+import Synchronization
+public import LiveConnection
+public import LiveConnectionSimulator
+
+/// What a test body sees inside ``simulate(seed:strategy:timeLimit:configuration:name:_:)``:
+/// the virtual clock, seeded randomness, and the record that becomes the run's trace.
+///
+/// ```swift
+/// try simulate(seed: seed) { world in
+///     try await world.clock.sleep(for: .seconds(3))
+///     world.record(.resetConnection)          // into the trace's schedule, at 3000ms
+///     world.log("model shows 4 messages")     // into the trace's observed section
+/// }
+/// ```
+///
+/// Everything random a test needs should come from ``makeRandom()``: each call gives the
+/// next independent stream derived from the seed, so the same seed gives the same run.
+public final class SimulationWorld: Sendable {
+    /// The seed of this run.
+    public let seed: UInt64
+    /// The only clock the simulated code may use.
+    public let clock: VirtualClock
+    /// The configuration a manager in this world should use (it is written into the trace).
+    public let configuration: ConnectionConfiguration
+
+    private struct Record {
+        var streams: SplitMix64
+        var schedule: [ScheduledAction] = []
+        var observed: [ObservedEvent] = []
+    }
+
+    private let record: Mutex<Record>
+
+    init(seed: UInt64, clock: VirtualClock, configuration: ConnectionConfiguration) {
+        self.seed = seed
+        self.clock = clock
+        self.configuration = configuration
+        // The first word of the seed's SplitMix64 stream goes to the scheduler; streams start after it.
+        var streams = SplitMix64(seed: seed)
+        _ = streams.nextWord()
+        record = Mutex(Record(streams: streams))
+    }
+
+    /// The strategy seed a world with this seed uses when none is given: SplitMix64's first word.
+    static func schedulerSeed(for seed: UInt64) -> UInt64 {
+        var streams = SplitMix64(seed: seed)
+        return streams.nextWord()
+    }
+
+    /// A new random stream, independent of the others, determined by the seed and by how
+    /// many streams were made before it.
+    public func makeRandom() -> Xoshiro256StarStar {
+        record.withLock { Xoshiro256StarStar(seed: $0.streams.nextWord()) }
+    }
+
+    /// Virtual time since the start of the run.
+    public var now: Duration { clock.now.sinceStart }
+
+    /// Notes an external action the test performed now (it goes into the trace's schedule).
+    public func record(_ action: SimulationAction) {
+        let at = now
+        record.withLock { $0.schedule.append(ScheduledAction(at: at, action)) }
+    }
+
+    /// Notes what happened now (it goes into the trace's observed section, for diffing runs).
+    public func log(_ text: String) {
+        let at = now
+        record.withLock { $0.observed.append(ObservedEvent(at: at, text)) }
+    }
+
+    /// The run so far as a trace.
+    func trace(strategy: TraceStrategy, timeLimit: Duration, name: String) -> Trace {
+        record.withLock { record in
+            Trace(
+                seed: seed, generator: GeneratorID(name: name, version: 1), strategy: strategy,
+                configuration: configuration, duration: timeLimit, schedule: record.schedule,
+                observed: record.observed)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import LiveConnection
+import LiveConnectionSimulator
+import LiveConnectionTesting
+import Testing
+
+@Suite("simulate(seed:)")
+struct SimulateTests {
+    /// A small body whose output depends on the executor's choices and on the world's randomness.
+    static func racingSleepers(seed: UInt64) throws -> (order: [Int], trace: String) {
+        let recorder = SimulationRecorder()
+        let order = try SimulationRecorder.$current.withValue(recorder) {
+            try simulate(seed: seed, timeLimit: .seconds(60)) { world in
+                var random = world.makeRandom()
+                let delays = (0..<6).map { _ in random.duration(upTo: .seconds(2)) }
+                return try await withThrowingTaskGroup(of: Int.self) { group in
+                    for (index, delay) in delays.enumerated() {
+                        group.addTask {
+                            try await world.clock.sleep(for: delay)
+                            world.log("sleeper \(index) woke")
+                            return index
+                        }
+                    }
+                    world.record(.resetConnection)
+                    var order: [Int] = []
+                    for try await index in group { order.append(index) }
+                    return order
+                }
+            }
+        }
+        let entry = try #require(recorder.entries.first)
+        #expect(entry.seed == seed)
+        return (order, entry.trace.encode())
+    }
+
+    @Test("the same seed gives the same bytes; the trace records the actions and the log", arguments: 0..<20 as Range<UInt64>)
+    func determinism(seed: UInt64) throws {
+        let first = try Self.racingSleepers(seed: seed)
+        let second = try Self.racingSleepers(seed: seed)
+        #expect(first.order == second.order)
+        #expect(first.trace == second.trace)
+        let trace = try Trace(parsing: first.trace)
+        #expect(trace.seed == seed)
+        #expect(trace.schedule == [ScheduledAction(at: .zero, .resetConnection)])
+        #expect(trace.observed.count == 6)
+        #expect(trace.observed.map(\.at) == trace.observed.map(\.at).sorted())
+    }
+
+    @Test("different seeds give different runs")
+    func seedsDiffer() throws {
+        let traces = try (0..<5 as Range<UInt64>).map { try Self.racingSleepers(seed: $0).trace }
+        #expect(Set(traces).count == 5)
+    }
+
+    @Test("the body's error is rethrown")
+    func rethrowsTheBodysError() {
+        struct Broken: Error {}
+        let recorder = SimulationRecorder()
+        #expect(throws: Broken.self) {
+            try SimulationRecorder.$current.withValue(recorder) {
+                try simulate(seed: 1) { _ in throw Broken() }
+            }
+        }
+        #expect(recorder.entries.map(\.seed) == [1])
+    }
+
+    @Test("a body that waits for nothing that can happen is reported as a deadlock")
+    func deadlock() {
+        let recorder = SimulationRecorder()
+        #expect(throws: SimulationError.self) {
+            try SimulationRecorder.$current.withValue(recorder) {
+                try simulate(seed: 1) { _ in
+                    let (stream, _) = AsyncStream.makeStream(of: Int.self)
+                    for await _ in stream {}
+                }
+            }
+        }
+    }
+
+    @Test("the .simulation trait gives each test case a recorder that simulate() registers with", .simulation,
+        arguments: [3, 4] as [UInt64])
+    func traitInstallsRecorder(seed: UInt64) throws {
+        let recorder = try #require(SimulationRecorder.current)
+        try simulate(seed: seed) { world in world.log("ran") }
+        #expect(recorder.entries.map(\.seed) == [seed])
+        #expect(recorder.entries.first?.trace.observed.map(\.text) == ["ran"])
+    }
+
+    @Test("the trait rethrows a failing body's error after reporting it")
+    func traitRethrows() async throws {
+        struct Broken: Error {}
+        let test = try #require(Test.current)
+        await #expect(throws: Broken.self) {
+            try await SimulationTrait().provideScope(for: test, testCase: Test.Case.current) {
+                try simulate(seed: 9) { _ in () }
+                throw Broken()
+            }
+        }
+    }
+}
