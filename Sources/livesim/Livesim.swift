@@ -18,6 +18,7 @@ enum Livesim {
     static let commands: [Command] = [
         .explore,
         .stats,
+        .diff,
     ]
 
     static func main() {

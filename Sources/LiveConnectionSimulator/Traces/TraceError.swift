@@ -26,16 +26,19 @@ public enum TraceError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// What is wrong, without the line number (for `file:line: message` output).
+    public var message: String {
         switch self {
-        case .malformedLine(let number, let text, let reason):
-            "line \(number): \(reason): \(TraceToken.quoted(text))"
-        case .unsupportedVersion(let found, let line):
-            "line \(line): unsupported trace format version '\(found)' (this build reads version \(Trace.formatVersion))"
-        case .missingHeader(let key, let line):
-            "line \(line): the header has no '\(key):' line"
+        case .malformedLine(_, let text, let reason):
+            "\(reason): \(TraceToken.quoted(text))"
+        case .unsupportedVersion(let found, _):
+            "unsupported trace format version '\(found)' (this build reads version \(Trace.formatVersion))"
+        case .missingHeader(let key, _):
+            "the header has no '\(key):' line"
         }
     }
+
+    public var description: String { "line \(line): \(message)" }
 }
 
 /// A line-level problem, before the parser attaches the line's number and text.
