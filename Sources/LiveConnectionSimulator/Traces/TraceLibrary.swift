@@ -1,0 +1,51 @@
+public import Foundation
+
+/// A directory of trace files: `Traces/` in the repository, where shrunk counterexamples
+/// are written and from which the regression suite replays them.
+///
+/// ```swift
+/// let library = TraceLibrary(directory: URL(fileURLWithPath: "Traces"))
+/// let url = try library.write(trace, named: TraceLibrary.fileName(invariant: "resubscribe-before-open", seed: 12))
+/// for file in try library.files() { print(file.lastPathComponent) }   // sorted by name
+/// ```
+public struct TraceLibrary: Sendable {
+    /// The directory holding the `.trace` files.
+    public let directory: URL
+
+    public init(directory: URL) { self.directory = directory }
+
+    /// `Traces/` at the root of the package that contains `filePath` (found by walking up
+    /// to the directory holding `Package.swift`), for tests that sit inside the package.
+    public static func package(containing filePath: String = #filePath) -> TraceLibrary? {
+        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
+                return TraceLibrary(directory: directory.appendingPathComponent("Traces"))
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    /// `<invariant>-seed<N>.trace`: the name a shrunk counterexample is saved under.
+    public static func fileName(invariant: String, seed: UInt64, variant: String? = nil) -> String {
+        (variant.map { "\($0)-" } ?? "") + "\(invariant)-seed\(seed).trace"
+    }
+
+    /// Every `.trace` file in the directory, sorted by name (never in directory order).
+    public func files() throws -> [URL] {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "trace" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// Writes `trace` as `name` (creating the directory) and returns its URL.
+    @discardableResult
+    public func write(_ trace: Trace, named name: String) throws -> URL {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(trace.encode().utf8).write(to: url, options: .atomic)
+        return url
+    }
+}
