@@ -19,7 +19,12 @@ public import Testing
 public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
     public var isRecursive: Bool { true }
 
-    public init() {}
+    /// What a failing case's reports go to (tests of the trait replace it).
+    let reporter: @Sendable (SimulationFailureReport) -> Void
+
+    public init() { reporter = { $0.record() } }
+
+    init(reporter: @escaping @Sendable (SimulationFailureReport) -> Void) { self.reporter = reporter }
 
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> SimulationTrait? {
         testCase == nil ? nil : self
@@ -53,7 +58,7 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
 
     private func report(_ recorder: SimulationRecorder) {
         for entry in recorder.entries {
-            SimulationFailureReport(seed: entry.seed, trace: entry.trace).record()
+            reporter(SimulationFailureReport(seed: entry.seed, trace: entry.trace))
         }
     }
 }

@@ -1,6 +1,8 @@
 import LiveConnection
 import LiveConnectionSimulator
-import LiveConnectionTesting
+import Synchronization
+
+@testable import LiveConnectionTesting
 import Testing
 
 @Suite("simulate(seed:)")
@@ -95,5 +97,49 @@ struct SimulateTests {
                 throw Broken()
             }
         }
+    }
+
+    @Test("a known issue is not a failure: nothing is reported")
+    func traitIgnoresKnownIssues() async throws {
+        let test = try #require(Test.current)
+        let reports = Mutex<[SimulationFailureReport]>([])
+        let trait = SimulationTrait { report in reports.withLock { $0.append(report) } }
+        await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                try simulate(seed: 4) { _ in () }
+                Issue.record("a known problem")
+            }
+        }
+        #expect(reports.withLock { $0 }.isEmpty)
+    }
+
+    @Test("a thrown error reports every simulation of the case, with its trace")
+    func traitReportsThrownErrors() async throws {
+        struct Broken: Error {}
+        let test = try #require(Test.current)
+        let reports = Mutex<[SimulationFailureReport]>([])
+        let trait = SimulationTrait { report in reports.withLock { $0.append(report) } }
+        await #expect(throws: Broken.self) {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                try simulate(seed: 4) { world in world.log("lost one") }
+                try simulate(seed: 5) { _ in () }
+                throw Broken()
+            }
+        }
+        let made = reports.withLock { $0 }
+        #expect(made.map(\.seed) == [4, 5])
+        #expect(made.first?.trace.observed.map(\.text) == ["lost one"])
+        #expect(made.first?.summary == "simulation seed 4 failed; replay: LIVESIM_SEED=4 swift test --filter 'SimulateTests/traitReportsThrownErrors'")
+    }
+
+    @Test("a passing case reports nothing")
+    func traitQuietOnSuccess() async throws {
+        let test = try #require(Test.current)
+        let reports = Mutex<[SimulationFailureReport]>([])
+        let trait = SimulationTrait { report in reports.withLock { $0.append(report) } }
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+            try simulate(seed: 4) { _ in () }
+        }
+        #expect(reports.withLock { $0 }.isEmpty)
     }
 }

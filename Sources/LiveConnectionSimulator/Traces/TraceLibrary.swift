@@ -48,4 +48,9 @@ public struct TraceLibrary: Sendable {
         try Data(trace.encode().utf8).write(to: url, options: .atomic)
         return url
     }
+
+    /// Writes `trace` to a file at `path` (any directory).
+    public static func write(_ trace: Trace, toFile path: String) throws {
+        try Data(trace.encode().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
 }
