@@ -1,5 +1,5 @@
-import Synchronization
 public import LiveConnectionSimulator
+import Synchronization
 
 /// The simulations one test case ran, so that a failure can name their seeds and attach
 /// their traces.

@@ -40,7 +40,8 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
             failed.set()
             var issue = issue
             for entry in recorder.entries {
-                issue.comments.append(Comment(rawValue: SimulationFailureReport(seed: entry.seed, trace: entry.trace).summary))
+                issue.comments.append(
+                    Comment(rawValue: SimulationFailureReport(seed: entry.seed, trace: entry.trace).summary))
             }
             return issue
         }

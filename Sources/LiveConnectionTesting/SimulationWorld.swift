@@ -1,6 +1,6 @@
-import Synchronization
 public import LiveConnection
 public import LiveConnectionSimulator
+import Synchronization
 
 /// What a test body sees inside ``simulate(seed:strategy:timeLimit:configuration:name:_:)``:
 /// the virtual clock, seeded randomness, and the record that becomes the run's trace.

@@ -4,7 +4,8 @@ import Testing
 
 /// A test that fails on purpose, for the end-to-end test below to run in a child process.
 /// Disabled unless the child's environment asks for it.
-@Suite("Deliberate failure (run only as a child process)",
+@Suite(
+    "Deliberate failure (run only as a child process)",
     .enabled(if: ProcessInfo.processInfo.environment["LIVESIM_DEMONSTRATE_FAILURE"] == "1"))
 struct DeliberateFailureTests {
     @Test(.simulation, arguments: try Seeds.range(0..<3))
@@ -44,10 +45,12 @@ struct FailureReportEndToEndTests {
         return Child(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
-    @Test("a failing seed prints its replay line and attaches its trace; the line re-runs only that seed",
-        .enabled(if: ProcessInfo.processInfo.environment["LIVESIM_DEMONSTRATE_FAILURE"] == nil
-            && ProcessInfo.processInfo.environment["LIVESIM_SEED"] == nil
-            && CommandLine.arguments[0].hasSuffix(".xctest")))
+    @Test(
+        "a failing seed prints its replay line and attaches its trace; the line re-runs only that seed",
+        .enabled(
+            if: ProcessInfo.processInfo.environment["LIVESIM_DEMONSTRATE_FAILURE"] == nil
+                && ProcessInfo.processInfo.environment["LIVESIM_SEED"] == nil
+                && CommandLine.arguments[0].hasSuffix(".xctest")))
     func endToEnd() throws {
         let all = try Self.runChild(seed: nil)
         #expect(all.status != 0)

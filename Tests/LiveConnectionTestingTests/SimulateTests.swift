@@ -1,9 +1,9 @@
 import LiveConnection
 import LiveConnectionSimulator
 import Synchronization
+import Testing
 
 @testable import LiveConnectionTesting
-import Testing
 
 @Suite("simulate(seed:)")
 struct SimulateTests {
@@ -34,7 +34,9 @@ struct SimulateTests {
         return (order, entry.trace.encode())
     }
 
-    @Test("the same seed gives the same bytes; the trace records the actions and the log", arguments: 0..<20 as Range<UInt64>)
+    @Test(
+        "the same seed gives the same bytes; the trace records the actions and the log",
+        arguments: 0..<20 as Range<UInt64>)
     func determinism(seed: UInt64) throws {
         let first = try Self.racingSleepers(seed: seed)
         let second = try Self.racingSleepers(seed: seed)
@@ -78,7 +80,8 @@ struct SimulateTests {
         }
     }
 
-    @Test("the .simulation trait gives each test case a recorder that simulate() registers with", .simulation,
+    @Test(
+        "the .simulation trait gives each test case a recorder that simulate() registers with", .simulation,
         arguments: [3, 4] as [UInt64])
     func traitInstallsRecorder(seed: UInt64) throws {
         let recorder = try #require(SimulationRecorder.current)
@@ -129,7 +132,10 @@ struct SimulateTests {
         let made = reports.withLock { $0 }
         #expect(made.map(\.seed) == [4, 5])
         #expect(made.first?.trace.observed.map(\.text) == ["lost one"])
-        #expect(made.first?.summary == "simulation seed 4 failed; replay: LIVESIM_SEED=4 swift test --filter 'SimulateTests/traitReportsThrownErrors'")
+        #expect(
+            made.first?.summary
+                == "simulation seed 4 failed; replay: LIVESIM_SEED=4 swift test --filter 'SimulateTests/traitReportsThrownErrors'"
+        )
     }
 
     @Test("a passing case reports nothing")

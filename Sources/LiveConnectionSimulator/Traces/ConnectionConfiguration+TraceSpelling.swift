@@ -33,10 +33,16 @@ extension ConnectionConfiguration {
         case "heartbeat-timeout": heartbeatTimeout = try Self.positive(value)
         case "connect-timeout": connectTimeout = try Self.positive(value)
         case "backoff": backoff = try BackoffPolicy(traceWords: value)
-        case "terminal-close-codes": terminalCloseCodes = Set(try Self.numbers(value, "a close code", as: UInt16.self).map { CloseCode(rawValue: $0) })
-        case "refresh-close-codes": refreshCloseCodes = Set(try Self.numbers(value, "a close code", as: UInt16.self).map { CloseCode(rawValue: $0) })
-        case "terminal-handshake-statuses": terminalHandshakeStatuses = Set(try Self.numbers(value, "an HTTP status", as: Int.self))
-        case "refresh-handshake-statuses": refreshHandshakeStatuses = Set(try Self.numbers(value, "an HTTP status", as: Int.self))
+        case "terminal-close-codes":
+            terminalCloseCodes = Set(
+                try Self.numbers(value, "a close code", as: UInt16.self).map { CloseCode(rawValue: $0) })
+        case "refresh-close-codes":
+            refreshCloseCodes = Set(
+                try Self.numbers(value, "a close code", as: UInt16.self).map { CloseCode(rawValue: $0) })
+        case "terminal-handshake-statuses":
+            terminalHandshakeStatuses = Set(try Self.numbers(value, "an HTTP status", as: Int.self))
+        case "refresh-handshake-statuses":
+            refreshHandshakeStatuses = Set(try Self.numbers(value, "an HTTP status", as: Int.self))
         case "resume": resume = try TraceNumber.bool(value, "resume")
         default: preconditionFailure("setTraceField called with '\(key)', which is not in traceHeaderKeys")
         }
@@ -47,10 +53,14 @@ extension ConnectionConfiguration {
         values.isEmpty ? "none" : values.sorted().map { "\($0)" }.joined(separator: " ")
     }
 
-    private static func numbers<T: FixedWidthInteger>(_ text: String, _ what: String, as type: T.Type) throws(LineProblem) -> [T] {
+    private static func numbers<T: FixedWidthInteger>(_ text: String, _ what: String, as type: T.Type)
+        throws(LineProblem) -> [T]
+    {
         if text == "none" { return [] }
         var values: [T] = []
-        for word in text.split(separator: " ") { values.append(try TraceNumber.integer(String(word), what, as: T.self)) }
+        for word in text.split(separator: " ") {
+            values.append(try TraceNumber.integer(String(word), what, as: T.self))
+        }
         return values
     }
 
@@ -110,7 +120,8 @@ extension BackoffPolicy {
             guard multiplier >= 1, (0...1).contains(jitter) else {
                 throw LineProblem("proportional jitter needs multiplier ≥ 1 and jitter in 0…1")
             }
-            self = .proportionalJitter(initial: initial, multiplier: multiplier, jitter: jitter, maximum: try duration("maximum"))
+            self = .proportionalJitter(
+                initial: initial, multiplier: multiplier, jitter: jitter, maximum: try duration("maximum"))
         case "table":
             var delays: [Duration] = []
             for word in try fields.remainingPositionals("delays") {
@@ -122,7 +133,8 @@ extension BackoffPolicy {
             self = .table(delays)
         default:
             throw LineProblem(
-                "unknown backoff policy '\(name.value)' (full-jitter, equal-jitter, decorrelated-jitter, proportional-jitter, exponential, table)")
+                "unknown backoff policy '\(name.value)' (full-jitter, equal-jitter, decorrelated-jitter, proportional-jitter, exponential, table)"
+            )
         }
         try fields.finish()
     }

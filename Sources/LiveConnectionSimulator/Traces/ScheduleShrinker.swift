@@ -61,7 +61,9 @@ public struct ScheduleShrinker: Sendable {
     }
 
     /// ddmin: subsets and complements at growing granularity.
-    private func minimize<E: Error>(_ schedule: [ScheduledAction], _ oracle: inout Oracle<E>) throws(E) -> [ScheduledAction] {
+    private func minimize<E: Error>(_ schedule: [ScheduledAction], _ oracle: inout Oracle<E>) throws(E)
+        -> [ScheduledAction]
+    {
         var current = schedule
         if current.count >= 1, try oracle.fails([]) == true { return [] }
         var granularity = 2
@@ -95,7 +97,9 @@ public struct ScheduleShrinker: Sendable {
     }
 
     /// Simpler arguments, then earlier times, one action at a time.
-    private func simplify<E: Error>(_ schedule: [ScheduledAction], _ oracle: inout Oracle<E>) throws(E) -> [ScheduledAction] {
+    private func simplify<E: Error>(_ schedule: [ScheduledAction], _ oracle: inout Oracle<E>) throws(E)
+        -> [ScheduledAction]
+    {
         var current = schedule
         for index in current.indices {
             for simpler in current[index].action.simplifications {

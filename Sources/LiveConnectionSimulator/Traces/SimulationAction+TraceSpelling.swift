@@ -102,7 +102,8 @@ extension SimulationAction {
             let kind = try fields.positional("a callback kind")
             guard let callback = StaleCallback(rawValue: kind) else {
                 throw LineProblem(
-                    "'\(kind)' is not a stale callback (\(StaleCallback.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    "'\(kind)' is not a stale callback (\(StaleCallback.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             action = .deliverStale(callback)
         case "duplicate-next-callback": action = .duplicateNextCallback

@@ -2,9 +2,10 @@ import LiveConnection
 
 extension Trace {
     /// Header keys every trace must have, in the order they are written.
-    public static let requiredHeaderKeys = ["seed", "generator", "strategy"] + ConnectionConfiguration.traceHeaderKeys + [
-        "duration", "manager-seed", "log-capacity", "feed-topic",
-    ]
+    public static let requiredHeaderKeys =
+        ["seed", "generator", "strategy"] + ConnectionConfiguration.traceHeaderKeys + [
+            "duration", "manager-seed", "log-capacity", "feed-topic",
+        ]
 
     /// Header keys a trace may have.
     public static let optionalHeaderKeys = ["variant", "expect"]
@@ -78,7 +79,8 @@ private struct TraceReader {
             }
             let action = try scheduled(line, number: index)
             if let last = schedule.last, action.at < last.at {
-                throw malformed(index, "time goes backwards (\(action.at.traceFormatted) after \(last.at.traceFormatted))")
+                throw malformed(
+                    index, "time goes backwards (\(action.at.traceFormatted) after \(last.at.traceFormatted))")
             }
             schedule.append(action)
         }
@@ -89,7 +91,8 @@ private struct TraceReader {
 
     mutating func readVersion() throws(TraceError) {
         guard let first = lines.first else {
-            throw .malformedLine(number: 1, text: "", reason: "empty file: a trace starts with 'livesim-trace \(Trace.formatVersion)'")
+            throw .malformedLine(
+                number: 1, text: "", reason: "empty file: a trace starts with 'livesim-trace \(Trace.formatVersion)'")
         }
         index = 1
         let words = first.split(separator: " ", omittingEmptySubsequences: false)
@@ -190,7 +193,9 @@ private struct Header {
             try field(key) { (value) throws(LineProblem) in try configuration.setTraceField(key, to: value) }
         }
         return Trace(
-            seed: try field("seed") { (value) throws(LineProblem) in try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self) },
+            seed: try field("seed") { (value) throws(LineProblem) in
+                try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self)
+            },
             generator: try field("generator", Self.generator),
             strategy: try field("strategy", Self.strategy),
             configuration: configuration,
@@ -207,8 +212,12 @@ private struct Header {
                 guard capacity >= 0 else { throw LineProblem("the log capacity cannot be negative") }
                 return capacity
             },
-            feedTopic: try field("feed-topic") { (value) throws(LineProblem) in try Self.singleWord(value, "'feed-topic'") },
-            variant: try optionalField("variant") { (value) throws(LineProblem) in try Self.singleWord(value, "'variant'") },
+            feedTopic: try field("feed-topic") { (value) throws(LineProblem) in
+                try Self.singleWord(value, "'feed-topic'")
+            },
+            variant: try optionalField("variant") { (value) throws(LineProblem) in
+                try Self.singleWord(value, "'variant'")
+            },
             expectation: try optionalField("expect", Self.expectation))
     }
 

@@ -125,7 +125,8 @@ public enum TraceStrategy: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .fifo: try body(FIFOScheduling())
         case .random(let seed): try body(RandomScheduling(seed: seed))
-        case .pct(let seed, let depth, let steps): try body(PCTScheduling(seed: seed, depth: depth, expectedSteps: steps))
+        case .pct(let seed, let depth, let steps):
+            try body(PCTScheduling(seed: seed, depth: depth, expectedSteps: steps))
         }
     }
 }

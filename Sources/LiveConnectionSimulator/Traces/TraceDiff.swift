@@ -75,7 +75,9 @@ public struct TraceDivergence: Hashable, Sendable {
         if let time = virtualTime { where_ += ", virtual time \(time.traceFormatted)" }
         var lines = ["traces diverge at line \(line) (\(where_)):"]
         let width = String(line).count
-        func numbered(_ number: Int) -> String { String(repeating: " ", count: width - String(number).count) + String(number) }
+        func numbered(_ number: Int) -> String {
+            String(repeating: " ", count: width - String(number).count) + String(number)
+        }
         for (number, text) in before { lines.append("    \(numbered(number))  \(text)") }
         lines.append("  - \(numbered(line))  \(left ?? "(end of \(leftName))")")
         lines.append("  + \(numbered(line))  \(right ?? "(end of \(rightName))")")

@@ -137,7 +137,9 @@ struct TraceToken: Hashable {
     }
 
     /// The `{HEX}` of a `\u{HEX}` escape.
-    private static func readUnicodeEscape(_ scalars: [Unicode.Scalar], at index: inout Int) throws(LineProblem) -> Unicode.Scalar {
+    private static func readUnicodeEscape(_ scalars: [Unicode.Scalar], at index: inout Int) throws(LineProblem)
+        -> Unicode.Scalar
+    {
         guard index < scalars.count, scalars[index] == "{" else { throw LineProblem("'\\u' must be followed by '{'") }
         index += 1
         var digits = ""
@@ -225,7 +227,9 @@ struct TraceFields {
 
 /// Number parsing with an error that names what was expected.
 enum TraceNumber {
-    static func integer<T: FixedWidthInteger>(_ text: String, _ what: String, as: T.Type = T.self) throws(LineProblem) -> T {
+    static func integer<T: FixedWidthInteger>(_ text: String, _ what: String, as: T.Type = T.self) throws(LineProblem)
+        -> T
+    {
         guard text.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == 45 }), let value = T(text) else {
             throw LineProblem("'\(text)' is not \(what)")
         }

@@ -9,7 +9,9 @@ struct ArbitraryTraces {
 
     init(seed: UInt64) { random = Xoshiro256StarStar(seed: seed) }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int(random.uniform(in: Int64(range.lowerBound)...Int64(range.upperBound))) }
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        Int(random.uniform(in: Int64(range.lowerBound)...Int64(range.upperBound)))
+    }
 
     mutating func pick<T>(_ values: [T]) -> T { values[int(0...values.count - 1)] }
 
@@ -117,7 +119,10 @@ struct ArbitraryTraces {
         var time = Duration.zero
         return (0..<int(0...10)).map { _ in
             time += duration(maximumSeconds: 5)
-            let text = pick(["phase open", "input failed g2 \"ECONNRESET\"", "effect send g1 subscribe loans", "", "  spaced  ", "é 🚀"])
+            let text = pick([
+                "phase open", "input failed g2 \"ECONNRESET\"", "effect send g1 subscribe loans", "", "  spaced  ",
+                "é 🚀",
+            ])
             return ObservedEvent(at: time, text)
         }
     }
@@ -132,8 +137,12 @@ struct ArbitraryTraces {
             managerSeed: random.nextWord(),
             logCapacity: int(0...5000),
             feedTopic: text(),
-            variant: random.chance(0.5) ? nil : pick(["skips-resubscribe", "ignores generation", "never-resets-backoff"]),
-            expectation: random.chance(0.3) ? nil : (random.chance(0.5) ? .pass : .violation(pick(["at-most-one-live-transport", "resubscribe before open"]))),
+            variant: random.chance(0.5)
+                ? nil : pick(["skips-resubscribe", "ignores generation", "never-resets-backoff"]),
+            expectation: random.chance(0.3)
+                ? nil
+                : (random.chance(0.5)
+                    ? .pass : .violation(pick(["at-most-one-live-transport", "resubscribe before open"]))),
             schedule: schedule(),
             observed: random.chance(0.5) ? [] : observed())
     }

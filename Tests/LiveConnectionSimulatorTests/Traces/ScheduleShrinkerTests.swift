@@ -14,11 +14,17 @@ struct ScheduleShrinkerTests {
     /// A generated schedule with no reset or freeze, plus one reset and one later freeze planted in it.
     static func plantedSchedule(seed: UInt64) -> [ScheduledAction] {
         var arbitrary = ArbitraryTraces(seed: seed)
-        var schedule = arbitrary.schedule(maximumLength: 60).filter { $0.action != .resetConnection && $0.action != .freeze }
+        var schedule = arbitrary.schedule(maximumLength: 60).filter {
+            $0.action != .resetConnection && $0.action != .freeze
+        }
         let resetIndex = arbitrary.int(0...schedule.count)
-        schedule.insert(ScheduledAction(at: schedule.indices.contains(resetIndex) ? schedule[resetIndex].at : .seconds(999), .resetConnection), at: resetIndex)
+        schedule.insert(
+            ScheduledAction(
+                at: schedule.indices.contains(resetIndex) ? schedule[resetIndex].at : .seconds(999), .resetConnection),
+            at: resetIndex)
         let freezeIndex = arbitrary.int(resetIndex + 1...schedule.count)
-        let freezeTime = schedule.indices.contains(freezeIndex) ? schedule[freezeIndex].at : schedule[freezeIndex - 1].at
+        let freezeTime =
+            schedule.indices.contains(freezeIndex) ? schedule[freezeIndex].at : schedule[freezeIndex - 1].at
         schedule.insert(ScheduledAction(at: freezeTime, .freeze), at: freezeIndex)
         return schedule
     }
@@ -63,13 +69,19 @@ struct ScheduleShrinkerTests {
         ]
         // Fails iff a 4001 close comes before a broadcast on "loans", with any latency at all present.
         func fails(_ candidate: [ScheduledAction]) -> Bool {
-            guard let close = candidate.firstIndex(where: { if case .closeConnection(4001, _) = $0.action { true } else { false } }),
+            guard
+                let close = candidate.firstIndex(where: {
+                    if case .closeConnection(4001, _) = $0.action { true } else { false }
+                }),
                 candidate.contains(where: { if case .setLatency = $0.action { true } else { false } })
             else { return false }
             return candidate[close...].contains { if case .broadcast("loans", _) = $0.action { true } else { false } }
         }
         let result = ScheduleShrinker().shrink(schedule, stillFails: fails)
-        #expect(result.schedule.map(\.traceLine) == ["0ms close code=4001 reason=\"\"", "0ms latency 0ms", "0ms broadcast topic=loans text=m"])
+        #expect(
+            result.schedule.map(\.traceLine) == [
+                "0ms close code=4001 reason=\"\"", "0ms latency 0ms", "0ms broadcast topic=loans text=m",
+            ])
     }
 
     @Test("a schedule whose timing matters keeps its times")
@@ -114,7 +126,9 @@ struct ScheduleShrinkerTests {
     func typedErrors() {
         struct RunCrashed: Error {}
         #expect(throws: RunCrashed.self) {
-            try ScheduleShrinker().shrink([ScheduledAction(at: .zero, .freeze)]) { (_) throws(RunCrashed) in throw RunCrashed() }
+            try ScheduleShrinker().shrink([ScheduledAction(at: .zero, .freeze)]) { (_) throws(RunCrashed) in
+                throw RunCrashed()
+            }
         }
     }
 

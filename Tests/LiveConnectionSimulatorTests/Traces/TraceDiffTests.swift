@@ -14,29 +14,32 @@ struct TraceDiffTests {
     func changedAction() throws {
         var other = TraceRoundTripTests.sample()
         other.schedule[3].action = .freeze
-        let divergence = try #require(TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: other.encode()))
+        let divergence = try #require(
+            TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: other.encode()))
         #expect(divergence.line == 24)
         #expect(divergence.section == "schedule")
         #expect(divergence.left == "3000ms reset" && divergence.right == "3000ms freeze")
         #expect(divergence.virtualTime == .seconds(3))
         #expect(divergence.before.map(\.number) == [21, 22, 23])
         let rendered = divergence.render(leftName: "a.trace", rightName: "b.trace")
-        #expect(rendered == """
-            traces diverge at line 24 (schedule, virtual time 3000ms):
-                21  0ms subscribe loans
-                22  0ms connect endpoint=0
-                23  1500ms close code=4001 reason="token expired"
-              - 24  3000ms reset
-              + 24  3000ms freeze
-            (- a.trace, + b.trace)
-            """)
+        #expect(
+            rendered == """
+                traces diverge at line 24 (schedule, virtual time 3000ms):
+                    21  0ms subscribe loans
+                    22  0ms connect endpoint=0
+                    23  1500ms close code=4001 reason="token expired"
+                  - 24  3000ms reset
+                  + 24  3000ms freeze
+                (- a.trace, + b.trace)
+                """)
     }
 
     @Test("a header difference is reported in the header, without a time")
     func header() throws {
         var other = TraceRoundTripTests.sample()
         other.configuration.resume = false
-        let divergence = try #require(TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: other.encode()))
+        let divergence = try #require(
+            TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: other.encode()))
         #expect(divergence.line == 13 && divergence.section == "header" && divergence.virtualTime == nil)
         #expect(divergence.right == "resume: false")
     }
@@ -45,8 +48,10 @@ struct TraceDiffTests {
     func shorter() throws {
         var longer = TraceRoundTripTests.sample()
         longer.observed.append(ObservedEvent(at: .milliseconds(2500), "phase waiting"))
-        let divergence = try #require(TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: longer.encode()))
-        #expect(divergence.section == "observed" && divergence.left == nil && divergence.right == "2500ms phase waiting")
+        let divergence = try #require(
+            TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: longer.encode()))
+        #expect(
+            divergence.section == "observed" && divergence.left == nil && divergence.right == "2500ms phase waiting")
         #expect(divergence.render(leftName: "a", rightName: "b").contains("- 27  (end of a)"))
     }
 }

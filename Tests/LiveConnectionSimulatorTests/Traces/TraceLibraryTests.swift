@@ -7,7 +7,8 @@ import Testing
 struct TraceLibraryTests {
     @Test("written traces are listed sorted by name and read back unchanged")
     func writeAndList() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trace-library-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "trace-library-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let library = TraceLibrary(directory: directory)
         #expect(try library.files().isEmpty)
@@ -16,7 +17,8 @@ struct TraceLibraryTests {
         try library.write(trace, named: TraceLibrary.fileName(invariant: "dead-peer-detected", seed: 12))
         try Data("not a trace".utf8).write(to: directory.appendingPathComponent("README.md"))
         let files = try library.files()
-        #expect(files.map(\.lastPathComponent) == ["dead-peer-detected-seed12.trace", "single-live-transport-seed9.trace"])
+        #expect(
+            files.map(\.lastPathComponent) == ["dead-peer-detected-seed12.trace", "single-live-transport-seed9.trace"])
         let text = try String(contentsOf: files[0], encoding: .utf8)
         #expect(try Trace(parsing: text) == trace)
     }
@@ -25,6 +27,8 @@ struct TraceLibraryTests {
     func packageDirectory() throws {
         let library = try #require(TraceLibrary.package())
         #expect(library.directory.lastPathComponent == "Traces")
-        #expect(FileManager.default.fileExists(atPath: library.directory.deletingLastPathComponent().appendingPathComponent("Package.swift").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: library.directory.deletingLastPathComponent().appendingPathComponent("Package.swift").path))
     }
 }

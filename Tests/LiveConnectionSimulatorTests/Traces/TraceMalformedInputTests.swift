@@ -1,12 +1,14 @@
 import LiveConnection
-@testable import LiveConnectionSimulator
 import Testing
+
+@testable import LiveConnectionSimulator
 
 @Suite("Malformed traces")
 struct TraceMalformedInputTests {
     /// The sample trace's text with line `number` (1-based) replaced.
     static func replacing(line number: Int, with text: String) -> String {
-        var lines = TraceRoundTripTests.sample().encode().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = TraceRoundTripTests.sample().encode().split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         lines[number - 1] = text
         return lines.joined(separator: "\n")
     }
@@ -53,8 +55,12 @@ struct TraceMalformedInputTests {
         Case(line: 8, text: "backoff: full-jitter base=100ms", reasonContains: "needs cap="),
         Case(line: 8, text: "backoff: fibonacci", reasonContains: "unknown backoff policy"),
         Case(line: 8, text: "backoff: table", reasonContains: "at least one delay"),
-        Case(line: 8, text: "backoff: proportional-jitter initial=1ms multiplier=0.5 jitter=0.2 maximum=9ms", reasonContains: "multiplier ≥ 1"),
-        Case(line: 8, text: "backoff: proportional-jitter initial=1ms multiplier=nan jitter=0.2 maximum=9ms", reasonContains: "not a multiplier"),
+        Case(
+            line: 8, text: "backoff: proportional-jitter initial=1ms multiplier=0.5 jitter=0.2 maximum=9ms",
+            reasonContains: "multiplier ≥ 1"),
+        Case(
+            line: 8, text: "backoff: proportional-jitter initial=1ms multiplier=nan jitter=0.2 maximum=9ms",
+            reasonContains: "not a multiplier"),
         Case(line: 9, text: "terminal-close-codes: 1008 70000", reasonContains: "not a close code"),
         Case(line: 13, text: "resume: maybe", reasonContains: "true or false"),
         Case(line: 14, text: "duration: ", reasonContains: "has no value"),
@@ -114,16 +120,24 @@ struct TraceMalformedInputTests {
         #expect(Self.error(parsing: header) == .missingHeader(key: "schedule", line: 20))
     }
 
-    @Test("the version line is checked first", arguments: [
-        ("", TraceError.malformedLine(number: 1, text: "", reason: "empty file: a trace starts with 'livesim-trace 1'")),
-        ("livesim-trace 2\nseed: 1", .unsupportedVersion(found: "2", line: 1)),
-        ("livesim-trace one", .unsupportedVersion(found: "one", line: 1)),
-    ])
+    @Test(
+        "the version line is checked first",
+        arguments: [
+            (
+                "",
+                TraceError.malformedLine(
+                    number: 1, text: "", reason: "empty file: a trace starts with 'livesim-trace 1'")
+            ),
+            ("livesim-trace 2\nseed: 1", .unsupportedVersion(found: "2", line: 1)),
+            ("livesim-trace one", .unsupportedVersion(found: "one", line: 1)),
+        ])
     func versionLine(text: String, expected: TraceError) {
         #expect(Self.error(parsing: text) == expected)
     }
 
-    @Test("something that is not a trace says so on line 1", arguments: ["hello", "livesim-trace", "livesim-trace  1", "LIVESIM-TRACE 1"])
+    @Test(
+        "something that is not a trace says so on line 1",
+        arguments: ["hello", "livesim-trace", "livesim-trace  1", "LIVESIM-TRACE 1"])
     func notATrace(text: String) throws {
         let error = try #require(Self.error(parsing: text))
         #expect(error.line == 1)
@@ -141,7 +155,10 @@ struct TraceMalformedInputTests {
     func fuzz(seed: UInt64) throws {
         var arbitrary = ArbitraryTraces(seed: seed)
         let original = Array(arbitrary.trace().encode().unicodeScalars)
-        let alphabet: [Unicode.Scalar] = ["\"", "\\", "=", " ", "\n", "\r", ":", "#", "m", "s", "0", "9", "-", ".", "{", "}", "u", "é", "\u{0}", "\u{301}"]
+        let alphabet: [Unicode.Scalar] = [
+            "\"", "\\", "=", " ", "\n", "\r", ":", "#", "m", "s", "0", "9", "-", ".", "{", "}", "u", "é", "\u{0}",
+            "\u{301}",
+        ]
         var parsed = 0
         for _ in 0..<50 {
             var scalars = original
@@ -167,7 +184,9 @@ struct TraceMalformedInputTests {
             do {
                 let trace = try Trace(parsing: text)
                 parsed += 1
-                #expect(try Trace(parsing: trace.encode()) == trace, "\(text.debugDescription)\n\(trace.encode().debugDescription)")
+                #expect(
+                    try Trace(parsing: trace.encode()) == trace,
+                    "\(text.debugDescription)\n\(trace.encode().debugDescription)")
             } catch {
                 #expect((1...lineCount + 1).contains(error.line), "\(error) in a text of \(lineCount) lines")
             }

@@ -11,12 +11,14 @@ struct TraceRoundTripTests {
         configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(2))
         return Trace(
             seed: 42, generator: GeneratorID(name: "swarm", version: 1), strategy: .random(seed: 42),
-            configuration: configuration, duration: .seconds(60), managerSeed: 7, feedTopic: "loans", variant: "skips-resubscribe",
+            configuration: configuration, duration: .seconds(60), managerSeed: 7, feedTopic: "loans",
+            variant: "skips-resubscribe",
             expectation: .violation("resubscribe-before-open"),
             schedule: [
                 ScheduledAction(at: .zero, .subscribe("loans")),
                 ScheduledAction(at: .zero, .connect(endpoint: 0)),
-                ScheduledAction(at: .milliseconds(1500), .closeConnection(code: .tokenExpired, reason: "token expired")),
+                ScheduledAction(
+                    at: .milliseconds(1500), .closeConnection(code: .tokenExpired, reason: "token expired")),
                 ScheduledAction(at: .seconds(3), .resetConnection),
             ],
             observed: [ObservedEvent(at: .milliseconds(2), "phase open")])
@@ -56,7 +58,9 @@ struct TraceRoundTripTests {
         #expect(Self.sample().encode() == expected)
     }
 
-    @Test("parsing what was encoded gives the same trace, and encoding it again the same bytes", arguments: 0..<300 as Range<UInt64>)
+    @Test(
+        "parsing what was encoded gives the same trace, and encoding it again the same bytes",
+        arguments: 0..<300 as Range<UInt64>)
     func roundTrip(seed: UInt64) throws {
         var arbitrary = ArbitraryTraces(seed: seed)
         let trace = arbitrary.trace()
@@ -85,10 +89,12 @@ struct TraceRoundTripTests {
         #expect(seen == Set(SimulationAction.traceVerbs))
     }
 
-    @Test("durations are exact to the nanosecond", arguments: [
-        (Duration.zero, "0ms"), (.milliseconds(1500), "1500ms"), (.microseconds(250), "0.25ms"),
-        (.nanoseconds(1), "0.000001ms"), (.nanoseconds(3_000_000_007), "3000.000007ms"),
-    ])
+    @Test(
+        "durations are exact to the nanosecond",
+        arguments: [
+            (Duration.zero, "0ms"), (.milliseconds(1500), "1500ms"), (.microseconds(250), "0.25ms"),
+            (.nanoseconds(1), "0.000001ms"), (.nanoseconds(3_000_000_007), "3000.000007ms"),
+        ])
     func durations(duration: Duration, spelling: String) throws {
         #expect(duration.traceFormatted == spelling)
         #expect(try SimulationAction(traceWords: "latency \(spelling)") == .setLatency(duration))
