@@ -16,7 +16,8 @@
 /// (removing any single action makes it pass) unless the attempt budget ran out first.
 /// Then each action's arguments are replaced by simpler ones
 /// (``SimulationAction/simplifications``) and each time is moved earlier (to the
-/// previous action's time, or rounded down), keeping only the changes that still fail.
+/// previous action's time, halfway to it, or rounded down), keeping only the changes
+/// that still fail.
 ///
 /// Results of the predicate are memoized, so no candidate is run twice.
 public struct ScheduleShrinker: Sendable {
@@ -123,12 +124,16 @@ public struct ScheduleShrinker: Sendable {
         return current
     }
 
-    /// Times to try instead of `time`, simplest first: the floor itself, then `time`
-    /// rounded down to a whole second and to a tenth of a second (all ≥ `floor`, < `time`).
+    /// Times to try instead of `time`, simplest first: the floor itself, halfway to it
+    /// (repeated shrinking passes then bisect towards the earliest time that still fails),
+    /// then `time` rounded down to a whole second and to a tenth of a second; all at or
+    /// after `floor` and before `time`, rounded to whole milliseconds.
     static func earlierTimes(than time: Duration, notBefore floor: Duration) -> [Duration] {
         let nanos = time.nanoseconds
+        let halfway = floor.nanoseconds + (nanos - floor.nanoseconds) / 2
         let candidates: [Duration] = [
             floor,
+            .nanoseconds(halfway - halfway % 1_000_000),
             .nanoseconds(nanos - nanos % 1_000_000_000),
             .nanoseconds(nanos - nanos % 100_000_000),
         ]
