@@ -163,8 +163,9 @@ public enum Expectation: Hashable, Sendable, CustomStringConvertible {
 public struct ObservedEvent: Hashable, Sendable {
     public var at: Duration
     /// Free text for people and for diff, on one line: line breaks and control
-    /// characters are replaced by spaces when the event is made, so every event can be
-    /// written and read back unchanged.
+    /// characters are replaced by spaces and trailing spaces dropped when the event is
+    /// made, so every event is written and read back unchanged (and no editor that trims
+    /// trailing whitespace can change a committed trace).
     public let text: String
 
     public init(at: Duration, _ text: String) {
@@ -173,6 +174,7 @@ public struct ObservedEvent: Hashable, Sendable {
         for scalar in text.unicodeScalars {
             single.append(TraceToken.needsEscape(scalar) ? " " : scalar)
         }
+        while single.last == " " { single.removeLast() }
         self.text = String(single)
     }
 

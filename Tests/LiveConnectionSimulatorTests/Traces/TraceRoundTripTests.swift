@@ -123,4 +123,13 @@ struct TraceRoundTripTests {
             ])
         #expect(trace.schedule.map(\.traceLine) == ["1000ms subscribe a", "1000ms subscribe b", "2000ms freeze"])
     }
+
+    @Test("observed text is kept on one line without trailing spaces, so it always reads back the same")
+    func observedText() throws {
+        #expect(ObservedEvent(at: .zero, "a\nb\r\tc  ").text == "a b  c")
+        var trace = Self.sample()
+        trace.observed = [ObservedEvent(at: .milliseconds(3), "input x -> ")]
+        #expect(trace.encode().hasSuffix("observed:\n3ms input x ->\n"))
+        #expect(try Trace(parsing: trace.encode()) == trace)
+    }
 }
