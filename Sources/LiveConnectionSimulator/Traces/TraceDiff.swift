@@ -23,17 +23,12 @@ public struct TraceDivergence: Hashable, Sendable {
     public var left: String?
     public var right: String?
     /// The lines before it, which both sides share, with their numbers (at most `context`).
-    public var before: [(number: Int, text: String)]
+    public var before: [NumberedLine]
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.line == rhs.line && lhs.section == rhs.section && lhs.left == rhs.left && lhs.right == rhs.right
-            && lhs.before.map(\.number) == rhs.before.map(\.number) && lhs.before.map(\.text) == rhs.before.map(\.text)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(line)
-        hasher.combine(left)
-        hasher.combine(right)
+    /// A line of a trace and its 1-based number.
+    public struct NumberedLine: Hashable, Sendable {
+        public var number: Int
+        public var text: String
     }
 
     /// The first difference between two trace texts, or `nil` if they are identical line for line.
@@ -47,7 +42,7 @@ public struct TraceDivergence: Hashable, Sendable {
         self.left = index < leftLines.count ? leftLines[index] : nil
         self.right = index < rightLines.count ? rightLines[index] : nil
         let first = max(0, index - context)
-        before = (first..<index).map { ($0 + 1, leftLines[$0]) }
+        before = (first..<index).map { NumberedLine(number: $0 + 1, text: leftLines[$0]) }
         let scanned = leftLines.count > index ? leftLines[..<(index + 1)] : leftLines[...]
         if scanned.contains("observed:") {
             section = "observed"
@@ -78,7 +73,7 @@ public struct TraceDivergence: Hashable, Sendable {
         func numbered(_ number: Int) -> String {
             String(repeating: " ", count: width - String(number).count) + String(number)
         }
-        for (number, text) in before { lines.append("    \(numbered(number))  \(text)") }
+        for line in before { lines.append("    \(numbered(line.number))  \(line.text)") }
         lines.append("  - \(numbered(line))  \(left ?? "(end of \(leftName))")")
         lines.append("  + \(numbered(line))  \(right ?? "(end of \(rightName))")")
         lines.append("(- \(leftName), + \(rightName))")
