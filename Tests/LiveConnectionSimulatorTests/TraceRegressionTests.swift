@@ -1,0 +1,56 @@
+import Foundation
+import LiveConnection
+import LiveConnectionSimulator
+import Testing
+
+/// Replays every trace committed to `Traces/` and checks its `expect:` line.
+@Suite("Traces/ regression")
+struct TraceRegressionTests {
+    static let library = TraceLibrary.package()
+
+    /// File names, sorted: the test's arguments (an unreadable directory yields none, and
+    /// `committedTracesExist` fails instead).
+    static let files: [String] = (try? library?.files().map(\.lastPathComponent)) ?? []
+
+    static func text(of file: String) throws -> String {
+        let library = try #require(library)
+        return try String(contentsOf: library.directory.appendingPathComponent(file), encoding: .utf8)
+    }
+
+    @Test("every committed trace still shows what its expect line says", arguments: files)
+    func replays(file: String) throws {
+        let trace = try Trace(parsing: try Self.text(of: file))
+        let expectation = try #require(trace.expectation, "\(file) has no 'expect:' line: say what it proves")
+        let result = SimulationRun(try trace.scenario(), variant: try trace.logicVariant()).run()
+        #expect(
+            result.satisfies(expectation),
+            "\(file): expected \(expectation), got \(result.violations.map(\.description)); replay: livesim replay Traces/\(file)"
+        )
+    }
+
+    @Test("every committed trace is in canonical form (written by the encoder, diffable)", arguments: files)
+    func canonical(file: String) throws {
+        let text = try Self.text(of: file)
+        #expect(try Trace(parsing: text).encode() == text)
+    }
+
+    @Test(
+        "every committed trace is named after its invariant and seed, and is shrunk to at most 10 actions",
+        arguments: files)
+    func namedAndSmall(file: String) throws {
+        let trace = try Trace(parsing: try Self.text(of: file))
+        if case .violation(let invariant) = trace.expectation {
+            #expect(file == TraceLibrary.fileName(invariant: invariant, seed: trace.seed))
+            #expect(Invariant.named(invariant) != nil, "\(file) names an unknown invariant")
+        }
+        #expect(trace.schedule.count <= 10, "\(file) has \(trace.schedule.count) actions")
+    }
+
+    @Test("the three planted bugs each have a committed counterexample")
+    func plantedBugsCovered() throws {
+        let traces = try Self.files.map { try Trace(parsing: try Self.text(of: $0)) }
+        for variant in ["ignores-generations", "skips-resubscribe", "never-resets-backoff"] {
+            #expect(traces.contains { $0.variant == variant }, "no trace in Traces/ for \(variant)")
+        }
+    }
+}
