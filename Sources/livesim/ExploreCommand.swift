@@ -8,7 +8,7 @@ extension Command {
         summary: "run many seeds of swarm-tested simulation in parallel and check every invariant",
         usage: """
             usage: livesim explore [--seeds 0..<10000] [--duration 1h] [--strategy fifo|random|pct]
-                                   [--variant NAME] [--threads N]
+                                   [--variant NAME] [--threads N] [--traces DIR]
 
               --seeds      seeds to run: A..<B, A...B, or N (meaning 0..<N)       default 0..<\(ExploreDefaults.seeds)
               --duration   virtual time per run: 500ms, 90s, 10m, 1h              default 1h
@@ -16,6 +16,7 @@ extension Command {
               --variant    the logic to run: correct, or a deliberately broken one default correct
                            (\(LogicVariant.all.map { $0.name }.joined(separator: ", ")))
               --threads    worker threads                                         default: every core
+              --traces     where the first failure's shrunk trace is written      default Traces
 
             Each seed derives its whole run (configuration, which fault kinds are on and how
             often, the schedule, latencies, the job order) from one 64-bit value. Exits 1 if any
@@ -27,8 +28,10 @@ extension Command {
             let strategy = try arguments.option("--strategy", parse: { StrategyKind(rawValue: $0) })
             let variant = try arguments.option("--variant", parse: { LogicVariant.named($0) }) ?? .correct
             let threads = try arguments.option("--threads", parse: { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+            let traces = try arguments.option("--traces") ?? "Traces"
             try arguments.finish()
-            return exploreMain(seeds: seeds, duration: duration, strategy: strategy, variant: variant, threads: threads)
+            return exploreMain(
+                seeds: seeds, duration: duration, strategy: strategy, variant: variant, threads: threads, traces: traces)
         })
 }
 
@@ -39,7 +42,8 @@ enum ExploreDefaults {
 }
 
 private func exploreMain(
-    seeds: Range<UInt64>, duration: Duration, strategy: StrategyKind?, variant: LogicVariant, threads: Int?
+    seeds: Range<UInt64>, duration: Duration, strategy: StrategyKind?, variant: LogicVariant, threads: Int?,
+    traces: String
 ) -> Int32 {
     let explorer = Explorer(
         seeds: seeds, generator: ScenarioGenerator(duration: duration, strategy: strategy), variant: variant,
@@ -68,6 +72,7 @@ private func exploreMain(
     printSummary(summary, wallSeconds: wall, threads: explorer.threads)
     guard !summary.passed else { return 0 }
     printFailures(summary, duration: duration, strategy: strategy, variant: variant)
+    saveShrunkCounterexample(of: summary, generator: explorer.generator, variant: variant, directory: traces)
     return 1
 }
 

@@ -18,6 +18,8 @@ enum Livesim {
     static let commands: [Command] = [
         .explore,
         .stats,
+        .replay,
+        .shrink,
         .diff,
     ]
 

@@ -1,0 +1,66 @@
+import Foundation
+import LiveConnection
+import LiveConnectionSimulator
+import Testing
+
+/// `livesim replay` and `livesim shrink` as a user runs them.
+@Suite("livesim replay and shrink")
+struct LivesimReplayCommandTests {
+    static let built = LivesimTraceCommandTests.executable != nil
+
+    @Test("replaying a committed trace reproduces its expectation and exits 0", .enabled(if: built))
+    func replayCommitted() throws {
+        let library = try #require(TraceLibrary.package())
+        let file = try #require(try library.files().first)
+        let result = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains(": reproduced"))
+    }
+
+    @Test("replay --write saves the run; replaying that file again gives identical bytes", .enabled(if: built))
+    func replayWriteIsDeterministic() throws {
+        let first = try LivesimTraceCommandTests.file("", named: "first.trace")
+        let second = try LivesimTraceCommandTests.file("", named: "second.trace")
+        let seeded = try LivesimTraceCommandTests.livesim([
+            "replay", "--seed", "4", "--duration", "2m", "--quiet", "--write", first,
+        ])
+        #expect(seeded.status == 0, "\(seeded.standardOutput)\(seeded.standardError)")
+        let again = try LivesimTraceCommandTests.livesim(["replay", first, "--quiet", "--write", second])
+        #expect(again.status == 0)
+        let diff = try LivesimTraceCommandTests.livesim(["diff", first, second])
+        #expect(diff.status == 0, "\(diff.standardOutput)")
+    }
+
+    @Test("a malformed trace stops replay with path:line and exit 1", .enabled(if: built))
+    func replayMalformed() throws {
+        let text = TraceRoundTripTests.sample().encode().replacingOccurrences(of: "resume: true", with: "resume: yes")
+        let bad = try LivesimTraceCommandTests.file(text, named: "bad.trace")
+        let result = try LivesimTraceCommandTests.livesim(["replay", bad])
+        #expect(result.status == 1)
+        #expect(
+            result.standardError.hasPrefix("livesim replay: \(bad):13: 'yes' is not resume"), "\(result.standardError)")
+    }
+
+    @Test("an unknown variant in a trace or on the command line is named, with the known ones", .enabled(if: built))
+    func unknownVariant() throws {
+        let result = try LivesimTraceCommandTests.livesim(["replay", "--seed", "1", "--variant", "nope"])
+        #expect(result.status == 1 && result.standardError.contains("unknown variant 'nope' (known: correct,"))
+    }
+
+    @Test("shrink finds a planted bug, writes a small trace that replay reproduces", .enabled(if: built))
+    func shrink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-\(UUID().uuidString)")
+            .path
+        let result = try LivesimTraceCommandTests.livesim([
+            "shrink", "--seeds", "0..<20", "--variant", "skips-resubscribe", "--duration", "10m", "--out", directory,
+        ])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        let files = try TraceLibrary(directory: URL(fileURLWithPath: directory)).files()
+        let file = try #require(files.first)
+        #expect(file.lastPathComponent.hasPrefix("resubscribe-before-open-seed"))
+        let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
+        #expect(trace.schedule.count <= 10)
+        let replay = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
+        #expect(replay.status == 0)
+    }
+}
