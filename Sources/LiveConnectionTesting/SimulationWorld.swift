@@ -22,6 +22,8 @@ public final class SimulationWorld: Sendable {
     public let clock: VirtualClock
     /// The configuration a manager in this world should use (it is written into the trace).
     public let configuration: ConnectionConfiguration
+    /// The simulated network and its WebSocket server, on ``clock``.
+    public let network: SimulatedNetwork
 
     private struct Record {
         var streams: SplitMix64
@@ -35,6 +37,7 @@ public final class SimulationWorld: Sendable {
         self.seed = seed
         self.clock = clock
         self.configuration = configuration
+        self.network = SimulatedNetwork(clock: clock)
         // The first word of the seed's SplitMix64 stream goes to the scheduler; streams start after it.
         var streams = SplitMix64(seed: seed)
         _ = streams.nextWord()

@@ -149,3 +149,55 @@ struct SimulateTests {
         #expect(reports.withLock { $0 }.isEmpty)
     }
 }
+
+@Suite("SimulationWorld")
+struct SimulationWorldTests {
+    @Test("perform does an action in the network or on the manager and records it at its virtual time")
+    func performRecords() throws {
+        let recorder = SimulationRecorder()
+        let phases = try SimulationRecorder.$current.withValue(recorder) {
+            try simulate(seed: 2, timeLimit: .seconds(60)) { world in
+                let manager = world.makeManager()
+                return try await world.run(manager) { manager in
+                    var events = await manager.events().makeAsyncIterator()
+                    try await world.perform(.subscribe("room"), on: manager)
+                    try await world.perform(.connect(endpoint: 0), on: manager)
+                    var phases: [String] = []
+                    while let event = await events.next() {
+                        phases.append("\(event)")
+                        if event == .phase(.open) { break }
+                    }
+                    try await world.clock.sleep(for: .seconds(1))
+                    try await world.perform(.resetConnection)
+                    while let event = await events.next() {
+                        phases.append("\(event)")
+                        if case .phase(.waiting) = event { break }
+                    }
+                    return phases
+                }
+            }
+        }
+        #expect(phases.first == "phase idle")
+        #expect(phases.contains("phase open"))
+        #expect(phases.last?.contains("reason=\"error ECONNRESET\"") == true, "\(phases)")
+        let schedule = try #require(recorder.entries.first).trace.schedule
+        #expect(schedule.map(\.action) == [.subscribe("room"), .connect(endpoint: 0), .resetConnection])
+        #expect(schedule[2].at == .seconds(1), "open at 0 ms (no latency), then one second")
+    }
+
+    @Test("an app intent without a manager, or a stale callback, is refused and not recorded")
+    func performRefuses() throws {
+        let recorder = SimulationRecorder()
+        try SimulationRecorder.$current.withValue(recorder) {
+            try simulate(seed: 1) { world in
+                await #expect(throws: SimulationWorldError.needsManager(.disconnect)) {
+                    try await world.perform(.disconnect)
+                }
+                await #expect(throws: SimulationWorldError.unsupported(.deliverStale(.pong))) {
+                    try await world.perform(.deliverStale(.pong))
+                }
+            }
+        }
+        #expect(recorder.entries.first?.trace.schedule == [])
+    }
+}

@@ -1,0 +1,112 @@
+public import LiveConnection
+public import LiveConnectionSimulator
+
+extension SimulationWorld {
+    /// The URL of simulated endpoint `index` (the one `connect endpoint=N` in a trace means).
+    public func endpoint(_ index: Int = 0) -> Endpoint { Scenario.endpoint(index) }
+
+    /// A manager wired to this world: the simulated network, the virtual clock, a seeded
+    /// random source, and the world's configuration unless another is given.
+    ///
+    /// ```swift
+    /// let manager = world.makeManager()
+    /// try await world.run(manager) { manager in
+    ///     await manager.connect(to: world.endpoint())
+    ///     …
+    /// }
+    /// ```
+    public func makeManager(
+        configuration: ConnectionConfiguration? = nil, logic: (any ConnectionLogic)? = nil,
+        observer: ConnectionManager.Observer? = nil
+    ) -> ConnectionManager {
+        ConnectionManager(
+            configuration: configuration ?? self.configuration, transport: network, clock: clock,
+            random: makeRandom(), logic: logic, observer: observer)
+    }
+
+    /// Runs `manager.run()` alongside `body` and stops the manager when `body` returns:
+    /// the structured way to own a manager for the length of a test.
+    public func run<Value: Sendable>(
+        _ manager: ConnectionManager, _ body: @Sendable (ConnectionManager) async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await manager.run() }
+            do {
+                let value = try await body(manager)
+                group.cancelAll()
+                return value
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
+    /// Does `action` now, in the network or (for app intents) on `manager`, and records it
+    /// in the trace's schedule.
+    ///
+    /// ```swift
+    /// await world.perform(.broadcast(topic: "room", text: "hi"))
+    /// await world.perform(.resetConnection)
+    /// await world.perform(.background, on: manager)
+    /// ```
+    ///
+    /// - Throws: ``SimulationWorldError/needsManager(_:)`` for an app intent without a
+    ///   manager, ``SimulationWorldError/unsupported(_:)`` for stale callbacks, which only
+    ///   ``SimulationRun`` can deliver (it tracks the manager's generations).
+    public func perform(_ action: SimulationAction, on manager: ConnectionManager? = nil)
+        async throws(SimulationWorldError)
+    {
+        let intent: Bool
+        switch action {
+        case .deliverStale: throw .unsupported(action)
+        case .background, .foreground, .connect, .disconnect, .send, .subscribe, .unsubscribe: intent = true
+        default: intent = false
+        }
+        if intent, manager == nil { throw .needsManager(action) }
+        // Recorded before it is done: a send completes later, but it was asked for now.
+        record(action)
+        switch action {
+        case .refuseConnections(let on): network.refuseConnections(on)
+        case .failHandshakes(let status): network.failHandshakes(status: status)
+        case .hangHandshakes(let on): network.hangHandshakes(on)
+        case .broadcast(let topic, let text): network.broadcast(topic: topic, text: text)
+        case .closeConnection(let code, let reason): network.closeAll(code: code, reason: reason)
+        case .resetConnection: network.resetAll()
+        case .freeze: network.freeze()
+        case .thaw: network.thaw()
+        case .setLatency(let latency): network.setLatency(latency)
+        case .restartServer: network.restart()
+        case .setIdleTimeout(let timeout): network.setIdleTimeout(timeout)
+        case .duplicateNextCallback: network.duplicateNextFrame()
+        case .delaySendCompletion: network.delayNextSendCompletion()
+        case .background: await manager?.setForeground(false)
+        case .foreground: await manager?.setForeground(true)
+        case .connect(let index): await manager?.connect(to: endpoint(index))
+        case .disconnect: await manager?.disconnect()
+        case .subscribe(let topic): await manager?.subscribe(topic)
+        case .unsubscribe(let topic): await manager?.unsubscribe(topic)
+        case .send(let text):
+            // The outcome is the test's business (send through the manager to see it); the
+            // trace records that the command was asked for.
+            try? await manager?.send(text: text)
+        case .deliverStale: preconditionFailure("stale callbacks were rejected above")
+        }
+    }
+}
+
+/// An action ``SimulationWorld/perform(_:on:)`` cannot do.
+public enum SimulationWorldError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// An app intent (connect, subscribe, …) was performed without a manager to do it.
+    case needsManager(SimulationAction)
+    /// Only the full ``SimulationRun`` harness can do this (stale callbacks).
+    case unsupported(SimulationAction)
+
+    public var description: String {
+        switch self {
+        case .needsManager(let action): "'\(action.traceWords)' is an app intent: pass the manager to perform(_:on:)"
+        case .unsupported(let action):
+            "'\(action.traceWords)' needs SimulationRun (it tracks the manager's generations)"
+        }
+    }
+}
