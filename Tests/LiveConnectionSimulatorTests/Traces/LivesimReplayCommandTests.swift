@@ -63,4 +63,19 @@ struct LivesimReplayCommandTests {
         let replay = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
         #expect(replay.status == 0)
     }
+
+    @Test("explore shrinks its first failure into the traces directory and prints the replay line", .enabled(if: built))
+    func exploreWritesShrunkTrace() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString)").path
+        let result = try LivesimTraceCommandTests.livesim([
+            "explore", "--seeds", "0..<4", "--duration", "10m", "--variant", "ignores-generations", "--threads", "1",
+            "--traces", directory,
+        ])
+        #expect(result.status == 1)
+        let file = try #require(try TraceLibrary(directory: URL(fileURLWithPath: directory)).files().first)
+        #expect(result.standardOutput.contains("replay: swift run livesim replay \(directory)/\(file.lastPathComponent)"))
+        let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
+        #expect(trace.variant == "ignores-generations")
+        #expect(trace.schedule.count <= 10, "\(trace.encode())")
+    }
 }
