@@ -1,3 +1,4 @@
+import Foundation
 import LiveConnection
 import LiveConnectionSimulator
 import LiveConnectionTesting
@@ -116,5 +117,25 @@ struct ChatRoomSimulationTests {
         }
         #expect(shown == Array(sent.dropFirst()), "only message 1, sent during the first outage, is lost")
         #expect(await room.gaps.isEmpty, "and no gap is reported for it")
+    }
+
+    @Test("the forgetful and the fixed model, same seed: the traces diverge only where the screens differ")
+    func compareTwoRuns() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("guide-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for forgetful in [true, false] {
+            let recorder = SimulationRecorder()
+            _ = try SimulationRecorder.$current.withValue(recorder) {
+                try ChatRoomSimulationTests.session(seed: 0, room: ChatRoom(clearsOnReconnect: forgetful))
+            }
+            let path = directory.appendingPathComponent(forgetful ? "before-seed0.trace" : "after-seed0.trace").path
+            try TraceLibrary.write(recorder.entries[0].trace, toFile: path)
+        }
+        let before = try String(contentsOf: directory.appendingPathComponent("before-seed0.trace"), encoding: .utf8)
+        let after = try String(contentsOf: directory.appendingPathComponent("after-seed0.trace"), encoding: .utf8)
+        let divergence = try #require(TraceDivergence(between: before, and: after))
+        #expect(divergence.section == "observed")
+        #expect(divergence.left?.hasSuffix("screen shows 2 of 40") == true, "\(divergence.left ?? "")")
+        #expect(divergence.right?.hasSuffix("screen shows 40 of 40") == true, "\(divergence.right ?? "")")
     }
 }
