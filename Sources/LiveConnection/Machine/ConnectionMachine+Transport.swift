@@ -11,13 +11,18 @@ extension ConnectionMachine {
             return [.closeConnection(g, code: .normal, reason: "stale connection")]
         }
         state = .subscribing(g)
-        // Resubscribe every topic, then resume, and report open only once the transport
-        // took them: a client that subscribed once would get nothing after its first
-        // reconnect. The connect timeout stays armed until then.
-        var effects: [Effect] = topics.map { .send(g, .subscribe($0)) }
-        if configuration.resume, let lastSequence {
-            effects.append(.send(g, .resume(after: lastSequence)))
+        // Resume first, then resubscribe every topic, and report open only once the
+        // transport took them: a client that subscribed once would get nothing after its
+        // first reconnect. Resume goes first so the server replays each topic as it is
+        // subscribed; after a subscribe, a live broadcast could overtake the replay and the
+        // replayed messages would be dropped as duplicates (found by `livesim explore`).
+        // A client that was connected but has delivered nothing yet resumes from 0: the
+        // messages of the outage are its first ones, and must not be lost either.
+        var effects: [Effect] = []
+        if configuration.resume, lastSequence != nil || hasBeenOpen {
+            effects.append(.send(g, .resume(after: lastSequence ?? 0)))
         }
+        effects += topics.map { .send(g, .subscribe($0)) }
         effects.append(.flush(g))
         flushesPending = 1
         return effects
@@ -30,6 +35,7 @@ extension ConnectionMachine {
         // A success: the failure counter starts again (ferd/backoff: it must reset).
         failures = 0
         lastDelay = nil
+        hasBeenOpen = true
         state = .open(g, awaitingPong: false)
         return [
             .cancelTimer(.connectTimeout(g)),

@@ -56,6 +56,8 @@ public struct ConnectionMachine: Hashable, Sendable {
     public internal(set) var lastDelay: Duration?
     /// Subscribed topics, in the order the user subscribed them.
     public internal(set) var topics: [String] = []
+    /// A connection has been open at least once: from then on every new connection resumes.
+    public internal(set) var hasBeenOpen = false
     /// The last resume sequence number delivered to the app.
     public internal(set) var lastSequence: UInt64?
     /// A `refreshCredentials` effect was emitted and its `credentialsRefreshed` has not

@@ -181,7 +181,10 @@ struct RandomWalk {
         if case .sendCompleted(let g, let id) = input { unsentCommands.removeAll { $0 == (g, id) } }
         if case .flushed(let g) = input, flushPending == g { flushPending = nil }
         if case .opened(let g) = input, case .connecting(g) = before.state {
-            resumeExpected[g] = before.configuration.resume ? before.lastSequence : nil
+            // Resume after the last delivered sequence; from 0 once a connection has been open.
+            resumeExpected[g] =
+                before.configuration.resume && (before.lastSequence != nil || before.hasBeenOpen)
+                ? (before.lastSequence ?? 0) : nil
         }
         let effects = machine.handle(input, using: &machineRandom)
 

@@ -6,7 +6,7 @@ import Testing
 /// delivered before it reports open; duplicates are dropped and gaps reported.
 @Suite("Machine: resubscribe and resume")
 struct ResubscribeResumeTests {
-    @Test("every new connection resubscribes every topic, in order, then resumes, then reports open")
+    @Test("every new connection resumes, then resubscribes every topic in order, then reports open")
     func resubscribeThenResumeThenOpen() throws {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         driver.handle(.subscribe("availability"))
@@ -19,9 +19,9 @@ struct ResubscribeResumeTests {
             let effects = driver.open(g)
             #expect(
                 effects == [
+                    .send(g, .resume(after: 41)),
                     .send(g, .subscribe("availability")),
                     .send(g, .subscribe("loans")),
-                    .send(g, .resume(after: 41)),
                     .flush(g),
                     .cancelTimer(.connectTimeout(g)),
                     .startTimer(.heartbeat(g), driver.machine.configuration.heartbeatInterval),
@@ -100,6 +100,16 @@ struct ResubscribeResumeTests {
         let effects = try driver.connectAndOpen()
         #expect(!effects.contains { if case .send(_, .resume) = $0 { true } else { false } })
         #expect(effects.contains(.send(1, .subscribe("loans"))))
+    }
+
+    @Test("a connection that drops before any message resumes from 0: the outage's messages are not lost")
+    func resumeFromZeroAfterAnEmptyConnection() throws {
+        var driver = MachineDriver(.with { $0.backoff = .table() })
+        driver.handle(.subscribe("feed"))
+        try driver.connectAndOpen()
+        try driver.reset()
+        try driver.fire(.retry)
+        #expect(driver.open(2).prefix(2) == [.send(2, .resume(after: 0)), .send(2, .subscribe("feed"))])
     }
 
     @Test("with resume off, no resume is asked for and sequence numbers are not policed")

@@ -56,9 +56,15 @@ final class InMemoryServer: Sendable {
 
     var isFrozen: Bool { state.withLock { $0.frozen } }
 
-    /// Sends never complete until their connection ends (a command stays in flight).
-    func stallSends() { state.withLock { $0.stallSends = true } }
-    var sendsStall: Bool { state.withLock { $0.stallSends } }
+    /// The next send never completes until its connection ends (a command stays in flight).
+    func stallNextSend() { state.withLock { $0.stallSends = true } }
+    /// True once, for the send that must stall.
+    func takeStall() -> Bool {
+        state.withLock { state in
+            defer { state.stallSends = false }
+            return state.stallSends
+        }
+    }
 
     /// The request headers of every handshake, in order.
     var handshakeHeaders: [[Endpoint.Header]] { state.withLock { $0.headers } }
@@ -126,7 +132,7 @@ final class InMemoryConnection: TransportConnection {
 
     func send(_ message: Message) async throws(TransportError) {
         guard !isClosed else { throw ending.withLock { $0 } ?? .notConnected }
-        if server.sendsStall {
+        if server.takeStall() {
             _ = await stalled.next()
             throw ending.withLock { $0 } ?? .cancelled
         }
