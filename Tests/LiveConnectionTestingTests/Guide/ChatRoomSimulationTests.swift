@@ -106,17 +106,14 @@ struct ChatRoomSimulationTests {
     /// resume (there is no sequence number to resume after), so broadcasts sent during that
     /// first outage are never delivered, and no gap is reported either. Seed 0 shows it:
     /// the server restarts at 1365 ms and sends message 1 while the manager reconnects.
-    /// Recorded as a known issue so that this test starts failing, as it should, once the
-    /// manager (or its protocol) closes the hole.
-    @Test("a drop before the first message loses what is sent during that outage (known issue)")
-    func dropBeforeFirstMessage() async throws {
+    /// The manager now resumes from 0 once a connection has been open, so this session
+    /// shows every message; the test keeps the hole closed.
+    @Test("a drop before the first message loses nothing: the reconnect resumes from 0", arguments: 0..<4 as Range<UInt64>)
+    func dropBeforeFirstMessage(seed: UInt64) async throws {
         let room = ChatRoom()
-        let (shown, sent) = try Self.session(seed: 0, room: room, faultsBeforeFirstMessage: true)
-        withKnownIssue("the manager cannot resume before it has seen a sequence number") {
-            #expect(shown == sent)
-        }
-        #expect(shown == Array(sent.dropFirst()), "only message 1, sent during the first outage, is lost")
-        #expect(await room.gaps.isEmpty, "and no gap is reported for it")
+        let (shown, sent) = try Self.session(seed: seed, room: room, faultsBeforeFirstMessage: true)
+        #expect(shown == sent)
+        #expect(await room.gaps.isEmpty)
     }
 
     @Test("the forgetful and the fixed model, same seed: the traces diverge only where the screens differ")
