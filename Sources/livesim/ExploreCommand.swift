@@ -47,7 +47,7 @@ private func exploreMain(
 ) -> Int32 {
     let explorer = Explorer(
         seeds: seeds, generator: ScenarioGenerator(duration: duration, strategy: strategy), variant: variant,
-        threads: threads)
+        threads: threads, failureLimit: 10_000)
     print(
         "livesim explore: \(seeds.count) seeds (\(seeds.lowerBound)..<\(seeds.upperBound)) × \(formatDuration(duration)), "
             + "strategy \(strategy?.rawValue ?? "per seed"), variant \(variant.name), \(explorer.threads) threads")
@@ -104,6 +104,13 @@ private func printSummary(_ summary: ExplorationSummary, wallSeconds: Double, th
 }
 
 private func printFailures(_ summary: ExplorationSummary, duration: Duration, strategy: StrategyKind?, variant: LogicVariant) {
+    print("\nfailing seeds, by invariant (the first 20 of each)")
+    for invariant in Invariant.all {
+        let seeds = summary.failures.filter { $0.violations.contains { $0.invariant == invariant } }.map(\.seed)
+        guard !seeds.isEmpty else { continue }
+        let shown = seeds.prefix(20).map(String.init).joined(separator: " ")
+        print("  \(invariant.name): \(shown)\(seeds.count > 20 ? " …" : "")")
+    }
     print("\n\(summary.failureCount) failing run(s); the first \(min(summary.failures.count, 10)):")
     for failure in summary.failures.prefix(10) {
         print("seed \(failure.seed):")

@@ -100,7 +100,8 @@ struct Driver: Sendable {
 
     func run(manager: ConnectionManager, spawn: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void) async {
         let start = clock.now
-        for scheduled in scenario.schedule {
+        // Actions at or after the end are not applied (a hand-written or edited schedule may have them).
+        for scheduled in scenario.schedule where scheduled.at < scenario.duration {
             do { try await clock.sleep(until: start + scheduled.at) } catch { return }
             await apply(scheduled.action, to: manager, spawn: spawn)
             monitor?.check()

@@ -30,8 +30,10 @@ struct ScheduleBuilder {
                 actions += self.actions(for: rate.kind, at: at, number: counter, using: &random)
             }
         }
-        // Time order; equal times keep the order they were generated in.
+        // Time order; equal times keep the order they were generated in. An "off" action
+        // that would fall after the end is dropped: the run ends in whatever state it is.
         return actions.enumerated()
+            .filter { $0.element.at < duration }
             .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
             .map(\.element)
     }

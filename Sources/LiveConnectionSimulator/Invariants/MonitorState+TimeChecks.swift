@@ -35,7 +35,10 @@ extension MonitorState {
                 counted.append(link)
                 continue
             }
-            let since = max(closedAt[g] ?? .start, link.openedAt ?? .start)
+            // The close is queued behind the frames already written to the mailbox; a
+            // stalled writer (delayed sends, one after another) holds it back as long.
+            guard !link.writerStalled else { continue }
+            let since = max(closedAt[g] ?? .start, link.openedAt ?? .start, link.lastStallEndedAt ?? .start)
             if now - since > Self.closeGrace {
                 violate(.singleLiveTransport, at: now, "socket \(link.id) of \(g) still held \(now - since) after its generation ended")
                 counted.append(link)

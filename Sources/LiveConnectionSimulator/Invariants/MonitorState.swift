@@ -15,8 +15,9 @@ struct MonitorState {
     let livenessBound: Duration
     /// Attempts per minute the policy explains on its own.
     let hotLoopAllowance: Int
-    /// A closed generation's socket may stay held this long (its close is queued behind
-    /// at most one delayed send, which the network caps at 1 s).
+    /// A closed generation's socket may stay held this long after its close effect, its
+    /// handshake and its last stalled write, whichever came last (the close is queued
+    /// behind the frames written before it).
     static let closeGrace = Duration.seconds(2)
 
     var violations: [Violation] = []

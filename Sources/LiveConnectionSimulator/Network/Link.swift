@@ -48,6 +48,10 @@ struct Link {
     /// A callback this connection delivers late, after the client closed it (a frame that
     /// was already in the socket's buffer, or a pong in flight).
     var lateCallback: StaleCallback?
+    /// Delayed sends in progress on this connection (its writer is stalled meanwhile).
+    var stalledSends = 0
+    /// When the last delayed send on it completed.
+    var lastStallEndedAt: VirtualClock.Instant?
 
     init(id: Int, generation: Generation?, endpoint: Endpoint, now: VirtualClock.Instant) {
         self.id = id

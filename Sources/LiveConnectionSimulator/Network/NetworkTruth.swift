@@ -22,6 +22,10 @@ public struct LinkTruth: Hashable, Sendable {
     public var deadSince: VirtualClock.Instant?
     /// Topics the client's subscribe frames named, in order.
     public var sentSubscribes: [String]
+    /// A delayed send is holding its writer (and whatever is queued behind it).
+    public var writerStalled: Bool
+    /// When the last delayed send on it completed.
+    public var lastStallEndedAt: VirtualClock.Instant?
 }
 
 extension SimulatedNetwork.State {
@@ -35,7 +39,8 @@ extension SimulatedNetwork.State {
         if let frozen = frozenSince, let opened = link.openedAt { consider(max(frozen, opened)) }
         return LinkTruth(
             id: link.id, generation: link.generation, handshakeCompleted: link.openedAt != nil,
-            openedAt: link.openedAt, isHeld: link.isHeld, deadSince: dead, sentSubscribes: link.sentSubscribes)
+            openedAt: link.openedAt, isHeld: link.isHeld, deadSince: dead, sentSubscribes: link.sentSubscribes,
+            writerStalled: link.stalledSends > 0, lastStallEndedAt: link.lastStallEndedAt)
     }
 }
 

@@ -40,6 +40,7 @@ public struct SimulatedConnection: TransportConnection {
             }
             let delay = state.delayNextSend
             if delay {
+                state.links[index].stalledSends += 1
                 state.delayNextSend = false
                 state.lastSendDelayedAt = now
                 state.statistics.sendsDelayed += 1
@@ -65,6 +66,11 @@ public struct SimulatedConnection: TransportConnection {
             }
             await group.next()
             group.cancelAll()
+        }
+        let end = network.clock.now
+        network.state.withLock { state in
+            state.links[index].stalledSends -= 1
+            state.links[index].lastStallEndedAt = end
         }
     }
 
