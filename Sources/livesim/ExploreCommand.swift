@@ -36,9 +36,9 @@ extension Command {
 }
 
 enum ExploreDefaults {
-    /// 200 simulated hours: about 15–30 s on two cores in release (7–13 seeds/s measured,
-    /// Benchmarks/results/simulator.md).
-    static let seeds: UInt64 = 200
+    /// 100 simulated hours: CI runs `swift run livesim explore` in debug, where this takes
+    /// about 25 s on two cores (about 6 s in release).
+    static let seeds: UInt64 = 100
 }
 
 private func exploreMain(
