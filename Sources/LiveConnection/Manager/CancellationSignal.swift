@@ -4,12 +4,12 @@ import Synchronization
 ///
 /// ```swift
 /// let signal = CancellationSignal()
-/// group.addTask { await signal.cancelling { try? await clock.sleep(for: delay) } }
-/// signal.fire()   // later: the sleep is cancelled, the other children run on
+/// group.addTask { await signal.cancelling { await attemptConnection() } }
+/// signal.fire()   // later: the attempt is cancelled, the other children run on
 /// ```
 ///
-/// A task group cancels all of its children or none; timers and connection attempts
-/// need to be cancelled one at a time. The job races its body against this signal in a
+/// A task group cancels all of its children or none; a connection attempt must be
+/// cancelled alone (timers need not be: a disarmed timer's fire is dropped by its serial). The job races its body against this signal in a
 /// two-child group, so cancellation stays structured and flows through whatever
 /// executor the manager runs on (the simulator's, in tests).
 final class CancellationSignal: Sendable {

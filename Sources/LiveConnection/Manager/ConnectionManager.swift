@@ -33,8 +33,8 @@ public actor ConnectionManager {
 
     /// Per live generation: its mailbox and the signal that abandons its attempt.
     var generations: [Generation: GenerationHandle] = [:]
-    /// Armed timers: a serial number fences a fire that raced a cancel.
-    var timers: [TimerID: (serial: UInt64, signal: CancellationSignal)] = [:]
+    /// Armed timers by serial number: a fire whose serial is not here was disarmed.
+    var timers: [TimerID: UInt64] = [:]
     var timerSerial: UInt64 = 0
     /// Commands waiting for their outcome, with their payload.
     var commands: [CommandID: (message: Message, continuation: CheckedContinuation<CommandOutcome, Never>)] = [:]
