@@ -67,19 +67,7 @@ extension SimulationWorld {
         // Recorded before it is done: a send completes later, but it was asked for now.
         record(action)
         switch action {
-        case .refuseConnections(let on): network.refuseConnections(on)
-        case .failHandshakes(let status): network.failHandshakes(status: status)
-        case .hangHandshakes(let on): network.hangHandshakes(on)
-        case .broadcast(let topic, let text): network.broadcast(topic: topic, text: text)
-        case .closeConnection(let code, let reason): network.closeAll(code: code, reason: reason)
-        case .resetConnection: network.resetAll()
-        case .freeze: network.freeze()
-        case .thaw: network.thaw()
-        case .setLatency(let latency): network.setLatency(latency)
-        case .restartServer: network.restart()
-        case .setIdleTimeout(let timeout): network.setIdleTimeout(timeout)
-        case .duplicateNextCallback: network.duplicateNextFrame()
-        case .delaySendCompletion: network.delayNextSendCompletion()
+        case _ where network.apply(action): break
         case .background: await manager?.setForeground(false)
         case .foreground: await manager?.setForeground(true)
         case .connect(let index): await manager?.connect(to: endpoint(index))
@@ -90,7 +78,7 @@ extension SimulationWorld {
             // The outcome is the test's business (send through the manager to see it); the
             // trace records that the command was asked for.
             try? await manager?.send(text: text)
-        case .deliverStale: preconditionFailure("stale callbacks were rejected above")
+        default: preconditionFailure("\(action) was rejected or applied above")
         }
     }
 }

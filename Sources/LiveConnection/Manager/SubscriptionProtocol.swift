@@ -37,8 +37,8 @@ public struct SubscriptionProtocol: Sendable {
     public static let json = SubscriptionProtocol(
         encode: { control in
             switch control {
-            case .subscribe(let topic): .text(#"{"type":"subscribe","topic":\#(jsonString(topic))}"#)
-            case .unsubscribe(let topic): .text(#"{"type":"unsubscribe","topic":\#(jsonString(topic))}"#)
+            case .subscribe(let topic): .text(#"{"type":"subscribe","topic":\#(topic.jsonQuoted)}"#)
+            case .unsubscribe(let topic): .text(#"{"type":"unsubscribe","topic":\#(topic.jsonQuoted)}"#)
             case .resume(let after): .text(#"{"type":"resume","after":\#(after)}"#)
             }
         },
@@ -49,18 +49,28 @@ public struct SubscriptionProtocol: Sendable {
             return number.uint64Value
         }
     )
+}
 
-    /// A JSON string literal for `text`, escaping what JSON requires.
-    static func jsonString(_ text: String) -> String {
+extension String {
+    /// This string as a JSON string literal, quoted and escaped as JSON requires.
+    ///
+    /// ```swift
+    /// "say \"hi\"".jsonQuoted   // "\"say \\\"hi\\\"\""
+    /// ```
+    ///
+    /// The wire format's one spelling of a string, shared by the manager and the simulated server.
+    public var jsonQuoted: String {
         var out = "\""
-        for scalar in text.unicodeScalars {
+        for scalar in unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -118,20 +118,8 @@ struct Driver: Sendable {
         if Self.disrupts(action) { monitor?.noteDisruption() }
         var applied = true
         switch action {
-        case .refuseConnections(let on): network.refuseConnections(on)
-        case .failHandshakes(let status): network.failHandshakes(status: status)
-        case .hangHandshakes(let on): network.hangHandshakes(on)
-        case .broadcast(let topic, let text): network.broadcast(topic: topic, text: text)
-        case .closeConnection(let code, let reason): network.closeAll(code: code, reason: reason)
-        case .resetConnection: network.resetAll()
-        case .freeze: network.freeze()
-        case .thaw: network.thaw()
-        case .setLatency(let latency): network.setLatency(latency)
-        case .restartServer: network.restart()
-        case .setIdleTimeout(let timeout): network.setIdleTimeout(timeout)
+        case _ where network.apply(action): break
         case .deliverStale(let callback): applied = await deliverStale(callback, to: manager)
-        case .duplicateNextCallback: network.duplicateNextFrame()
-        case .delaySendCompletion: network.delayNextSendCompletion()
         case .background: await manager.setForeground(false)
         case .foreground: await manager.setForeground(true)
         case .connect(let endpoint): await manager.connect(to: Scenario.endpoint(endpoint))
@@ -148,6 +136,7 @@ struct Driver: Sendable {
             }
         case .subscribe(let topic): await manager.subscribe(topic)
         case .unsubscribe(let topic): await manager.unsubscribe(topic)
+        default: preconditionFailure("\(action) is a network action, applied above")
         }
         recorder.action(action, applied: applied)
     }

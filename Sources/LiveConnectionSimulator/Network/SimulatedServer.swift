@@ -30,7 +30,7 @@ public struct SimulatedServer: Sendable {
 
         /// The frame the client receives: `{"seq":N,"topic":T,"text":X}`.
         public var message: Message {
-            .text(#"{"seq":\#(sequence),"topic":\#(jsonString(topic)),"text":\#(jsonString(text))}"#)
+            .text(#"{"seq":\#(sequence),"topic":\#(topic.jsonQuoted),"text":\#(text.jsonQuoted)}"#)
         }
     }
 
@@ -179,23 +179,4 @@ enum ControlFrame: Equatable {
         }
         return out
     }
-}
-
-/// A JSON string literal (the server's half of the wire format).
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }

@@ -1,0 +1,34 @@
+import LiveConnection
+
+extension SimulatedNetwork {
+    /// Carries out a server or network action of a schedule.
+    ///
+    /// ```swift
+    /// network.apply(.resetConnection)   // true: done
+    /// network.apply(.background)        // false: an app intent needs the manager
+    /// ```
+    ///
+    /// Returns `false`, doing nothing, for the app's intents and for stale callbacks: those
+    /// need a manager, and the caller (a ``SimulationRun`` or a test's world) does them.
+    @discardableResult
+    public func apply(_ action: SimulationAction) -> Bool {
+        switch action {
+        case .refuseConnections(let on): refuseConnections(on)
+        case .failHandshakes(let status): failHandshakes(status: status)
+        case .hangHandshakes(let on): hangHandshakes(on)
+        case .broadcast(let topic, let text): broadcast(topic: topic, text: text)
+        case .closeConnection(let code, let reason): closeAll(code: code, reason: reason)
+        case .resetConnection: resetAll()
+        case .freeze: freeze()
+        case .thaw: thaw()
+        case .setLatency(let latency): setLatency(latency)
+        case .restartServer: restart()
+        case .setIdleTimeout(let timeout): setIdleTimeout(timeout)
+        case .duplicateNextCallback: duplicateNextFrame()
+        case .delaySendCompletion: delayNextSendCompletion()
+        case .deliverStale, .background, .foreground, .connect, .disconnect, .send, .subscribe, .unsubscribe:
+            return false
+        }
+        return true
+    }
+}
