@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "LiveConnectionSimulator", targets: ["LiveConnectionSimulator"]),
         .library(name: "LiveConnectionTesting", targets: ["LiveConnectionTesting"]),
         .executable(name: "livesim", targets: ["livesim"]),
+        .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
     ],
     targets: [
         // The connection machine, the manager shell and the injection points.
@@ -58,6 +59,14 @@ let package = Package(
         .executableTarget(
             name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection"],
             path: "Benchmarks/StatisticsBenchmarks", swiftSettings: strict),
+        // The real transport: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .target(name: "WebSocketTransport", dependencies: ["LiveConnection", "COpenSSL"], swiftSettings: strict),
+        .testTarget(
+            name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "LiveConnection"],
+            exclude: ["Peers", "Fixtures"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,168 @@
+import Foundation
+public import LiveConnection
+
+/// What a server sent, once a whole message or control frame has arrived.
+public enum InboundEvent: Hashable, Sendable {
+    /// A complete data message, reassembled from its fragments.
+    case message(Message)
+    /// A ping; the connection answers it with a pong carrying the same payload.
+    case ping([UInt8])
+    /// A pong; it completes the ping with the same payload.
+    case pong([UInt8])
+    /// The server's close frame, already validated.
+    case close(ClosePayload)
+}
+
+/// Decodes server-to-client frames from partial input (sans-IO): append bytes as they
+/// arrive, take events while there are any.
+///
+/// ```swift
+/// var decoder = FrameDecoder(maxMessageSize: 1 << 20)
+/// decoder.append([0x81, 0x02, 0x68])            // half a frame: no event yet
+/// try decoder.nextEvent()                        // nil
+/// decoder.append([0x69])
+/// try decoder.nextEvent()                        // .message(.text("hi"))
+/// ```
+///
+/// Every RFC 6455 violation becomes a ``ProtocolFailure`` carrying its close code.
+/// The size limit is checked against the length in the header, before the payload
+/// arrives, so a header that announces 2^62 bytes costs nothing: the decoder only ever
+/// holds bytes the peer actually sent, bounded by the limit plus one header.
+/// After a close frame or a failure it yields nothing more (a failure is rethrown).
+public struct FrameDecoder: Sendable {
+    /// The largest data message accepted, summed over its fragments.
+    public let maxMessageSize: Int
+    /// Received bytes not yet decoded, from `readIndex` on.
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+    /// The data message being reassembled from fragments, if any.
+    private var fragments: [UInt8] = []
+    private var fragmentedOpcode: Opcode?
+    private var fragmentedUTF8 = UTF8Validator()
+    private var closed = false
+    private var failure: ProtocolFailure?
+
+    public init(maxMessageSize: Int = 1 << 20) {
+        precondition(maxMessageSize >= 0, "maxMessageSize must not be negative")
+        self.maxMessageSize = maxMessageSize
+    }
+
+    /// Bytes received but not yet part of a returned event.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Appends received bytes.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))
+    }
+
+    /// Appends received bytes.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes once they are at least half the buffer, so appends stay amortised O(1).
+    private mutating func compact() {
+        guard readIndex > 0 else { return }
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            readIndex = 0
+        } else if readIndex >= buffer.count / 2 {
+            buffer.removeFirst(readIndex)
+            readIndex = 0
+        }
+    }
+
+    /// The next complete event, nil if more bytes are needed.
+    public mutating func nextEvent() throws(ProtocolFailure) -> InboundEvent? {
+        if let failure { throw failure }
+        if closed { return nil }
+        do throws(ProtocolFailure) {
+            while true {
+                guard let (header, payload) = try nextFrame() else { return nil }
+                if let event = try handle(header, payload) { return event }
+            }
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// The next whole frame's header and payload range in `buffer`, consuming it.
+    private mutating func nextFrame() throws(ProtocolFailure) -> (FrameHeader, Range<Int>)? {
+        let start = readIndex
+        let available = buffer.count - start
+        let parsed: Result<FrameHeader?, ProtocolFailure> = buffer.withUnsafeBufferPointer { all in
+            let pending = UnsafeBufferPointer(rebasing: all[start...])
+            do throws(ProtocolFailure) { return .success(try FrameHeader.parse(pending)) } catch {
+                return .failure(error)
+            }
+        }
+        guard let header = try parsed.get() else { return nil }
+        guard header.maskKey == nil else { throw .protocolError("the server masked a frame") }
+        if !header.opcode.isControl {
+            // Checked before the payload is waited for or stored (§10.4).
+            let already = UInt64(fragments.count)
+            // payloadLength < 2^63 (the header checked the top bit), so the sum cannot overflow.
+            guard already + header.payloadLength <= UInt64(maxMessageSize) else {
+                throw .tooBig("message of at least \(already + header.payloadLength) bytes over the limit of \(maxMessageSize)")
+            }
+        }
+        let length = Int(header.payloadLength)
+        guard available - header.headerLength >= length else { return nil }
+        let payloadStart = start + header.headerLength
+        readIndex = payloadStart + length
+        return (header, payloadStart..<readIndex)
+    }
+
+    private mutating func handle(_ header: FrameHeader, _ payload: Range<Int>) throws(ProtocolFailure) -> InboundEvent? {
+        switch header.opcode {
+        case .ping: return .ping(Array(buffer[payload]))
+        case .pong: return .pong(Array(buffer[payload]))
+        case .close:
+            let body = try ClosePayload(parsing: buffer[payload])
+            closed = true
+            return .close(body)
+        case .text, .binary:
+            guard fragmentedOpcode == nil else {
+                throw .protocolError("a new \(header.opcode) message began inside a fragmented one")
+            }
+            if header.opcode == .text {
+                fragmentedUTF8 = UTF8Validator()
+                try validateText(payload, final: header.isFinal)
+            }
+            if header.isFinal { return message(header.opcode, bytes: payload) }
+            fragmentedOpcode = header.opcode
+            fragments.append(contentsOf: buffer[payload])
+            return nil
+        case .continuation:
+            guard let opcode = fragmentedOpcode else { throw .protocolError("a continuation frame with no message to continue") }
+            if opcode == .text { try validateText(payload, final: header.isFinal) }
+            fragments.append(contentsOf: buffer[payload])
+            guard header.isFinal else { return nil }
+            defer {
+                fragments.removeAll(keepingCapacity: false)
+                fragmentedOpcode = nil
+            }
+            return .message(opcode == .text ? .text(String(decoding: fragments, as: UTF8.self)) : .binary(Data(fragments)))
+        }
+    }
+
+    /// Validates a text fragment as it arrives, so bad UTF-8 fails before the message completes.
+    private mutating func validateText(_ payload: Range<Int>, final: Bool) throws(ProtocolFailure) {
+        let valid = buffer.withUnsafeBufferPointer { all in
+            fragmentedUTF8.consume(buffer: UnsafeBufferPointer(rebasing: all[payload]))
+        }
+        guard valid else { throw .invalidPayload("text message is not valid UTF-8") }
+        if final && !fragmentedUTF8.isAtBoundary { throw .invalidPayload("text message ends inside a UTF-8 sequence") }
+    }
+
+    private func message(_ opcode: Opcode, bytes payload: Range<Int>) -> InboundEvent {
+        buffer.withUnsafeBufferPointer { all in
+            let bytes = UnsafeBufferPointer(rebasing: all[payload])
+            if opcode == .text { return .message(.text(String(decoding: bytes, as: UTF8.self))) }
+            return .message(.binary(Data(buffer: bytes)))
+        }
+    }
+}
