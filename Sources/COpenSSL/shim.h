@@ -5,6 +5,8 @@
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
 #include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/x509_vfy.h>
 
 // Macros Swift cannot import, as functions.
 static inline long liveconnection_ssl_set_tlsext_host_name(SSL *ssl, const char *name) {
@@ -15,5 +17,8 @@ static inline long liveconnection_ssl_set_mode(SSL *ssl, long mode) {
 }
 static inline long liveconnection_bio_pending(BIO *bio) {
     return (long)BIO_ctrl_pending(bio);
+}
+static inline long liveconnection_ssl_ctx_set_min_tls12(SSL_CTX *context) {
+    return SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
 }
 #endif

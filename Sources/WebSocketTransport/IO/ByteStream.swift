@@ -1,0 +1,14 @@
+import LiveConnection
+
+/// A connected, ordered byte stream: a TCP socket, or TLS over one.
+///
+/// The WebSocket layer is written once against this, so ws:// and wss:// share every
+/// line of protocol code. One reader at a time; writers are serialised by the caller.
+protocol ByteStream: Sendable {
+    /// Waits for bytes and returns up to `maximum` of them; empty means the peer closed.
+    func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8]
+    /// Writes every byte, waiting for room as needed.
+    func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError)
+    /// Ends the connection in both directions and wakes anyone waiting on it.
+    func shutdown()
+}

@@ -1,0 +1,319 @@
+public import LiveConnection
+import Foundation
+import Synchronization
+
+/// One open WebSocket connection made by ``WebSocketTransport``.
+///
+/// ```swift
+/// let connection = try await transport.open(Endpoint(url: url))
+/// try await connection.send(.text("hello"))
+/// switch try await connection.receive() {
+/// case .message(let message): print(message)
+/// case .closed(let code, let reason): print("closed", code, reason)
+/// }
+/// ```
+///
+/// One task receives in a loop; any tasks may send and ping meanwhile. Receiving is what
+/// moves the protocol along: it answers the server's pings, completes our pings when the
+/// matching pong arrives, and echoes the server's close frame (RFC 6455 §5.5.1). The
+/// connection ends in exactly one of the three ways `TransportConnection` names:
+/// `receive()` returns `.closed(code:reason:)` after a close frame (1005 when the frame
+/// had no code), throws ``LiveConnection/TransportError/reset(errno:)`` for a reset or an
+/// end of stream without a close frame ("EOF"), or never returns while the peer is silent.
+/// A peer that breaks the protocol gets a close frame with 1002, 1007 or 1009 and
+/// `receive()` throws ``LiveConnection/TransportError/protocolViolation(_:_:)``.
+public final class WebSocketConnection: TransportConnection {
+    /// The subprotocol the server chose, if any (always one of those offered).
+    public let subprotocol: String?
+
+    private let stream: any ByteStream
+    private let writeLock = AsyncSerialLock()
+    private let state: Mutex<State>
+    private let closeTimeout: Duration
+
+    private enum PingSlot {
+        /// Sent, no pong yet; the continuation is set once `ping()` is suspended.
+        case waiting(CheckedContinuation<Result<Void, TransportError>, Never>?)
+        /// The pong came before `ping()` suspended.
+        case answered
+        case cancelled
+        case failed(TransportError)
+    }
+
+    private struct State {
+        var decoder: FrameDecoder
+        var random: any RandomSource & Sendable
+        var pings: [(payload: [UInt8], slot: PingSlot)] = []
+        var nextPing: UInt64 = 0
+        var closeSent = false
+        /// Tasks inside `receive()`; `close()` reads the server's close itself only when there are none.
+        var receivers = 0
+        /// How the connection ended, repeated to every later call.
+        var ending: Result<TransportEvent, TransportError>?
+    }
+
+    init(
+        stream: any ByteStream, subprotocol: String?, leftover: [UInt8], maxMessageSize: Int,
+        random: any RandomSource & Sendable, closeTimeout: Duration
+    ) {
+        self.stream = stream
+        self.subprotocol = subprotocol
+        self.closeTimeout = closeTimeout
+        var decoder = FrameDecoder(maxMessageSize: maxMessageSize)
+        decoder.append(leftover)
+        state = Mutex(State(decoder: decoder, random: random))
+    }
+
+    deinit { stream.shutdown() }
+
+    // MARK: Sending
+
+    public func send(_ message: Message) async throws(TransportError) {
+        switch message {
+        case .text(let text): try await sendFrame(.text, Array(text.utf8))
+        case .binary(let data): try await sendFrame(.binary, Array(data))
+        }
+    }
+
+    private func sendFrame(_ opcode: Opcode, _ payload: [UInt8], until deadline: ContinuousClock.Instant? = nil)
+        async throws(TransportError)
+    {
+        let frame: [UInt8]? = state.withLock { state in
+            // Nothing may follow our close frame (§5.5.1).
+            if state.closeSent || (state.ending != nil && opcode != .close) { return nil }
+            if opcode == .close { state.closeSent = true }
+            return FrameEncoder.encode(opcode, payload: payload, maskKey: FrameEncoder.maskKey(using: &state.random))
+        }
+        guard let frame else { throw .notConnected }
+        try await writeLock.acquire()
+        defer { writeLock.release() }
+        try await stream.write(frame, until: deadline)
+    }
+
+    // MARK: Ping
+
+    /// Sends a ping and completes when the server's pong with the same payload arrives.
+    ///
+    /// A pong also completes every earlier outstanding ping: the RFC lets a server answer
+    /// only the most recent of several pings, and a later pong proves the same liveness.
+    /// The pong is seen by whichever task is in ``receive()``, so a receive loop must run.
+    public func ping() async throws(TransportError) {
+        let payload: [UInt8] = state.withLock { state in
+            state.nextPing += 1
+            let payload = withUnsafeBytes(of: state.nextPing.bigEndian) { Array($0) }
+            state.pings.append((payload, .waiting(nil)))
+            return payload
+        }
+        do {
+            try await sendFrame(.ping, payload)
+        } catch {
+            state.withLock { $0.pings.removeAll { $0.payload == payload } }
+            throw error
+        }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, TransportError>, Never>) in
+                let immediate: Result<Void, TransportError>? = state.withLock { state in
+                    guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else {
+                        return .failure(.notConnected)
+                    }
+                    switch state.pings[index].slot {
+                    case .waiting:
+                        state.pings[index].slot = .waiting(continuation)
+                        return nil
+                    case .answered:
+                        state.pings.remove(at: index)
+                        return .success(())
+                    case .cancelled:
+                        state.pings.remove(at: index)
+                        return .failure(.cancelled)
+                    case .failed(let error):
+                        state.pings.remove(at: index)
+                        return .failure(error)
+                    }
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Result<Void, TransportError>, Never>? = state.withLock { state in
+                guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else { return nil }
+                if case .waiting(let continuation?) = state.pings[index].slot {
+                    state.pings.remove(at: index)
+                    return continuation
+                }
+                state.pings[index].slot = .cancelled
+                return nil
+            }
+            continuation?.resume(returning: .failure(.cancelled))
+        }
+        try result.get()
+    }
+
+    /// Completes the ping with this payload and every ping sent before it.
+    private func answerPings(upTo payload: [UInt8]) {
+        let resumed: [CheckedContinuation<Result<Void, TransportError>, Never>] = state.withLock { state in
+            guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else { return [] }  // unsolicited: ignored
+            var resumed: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
+            for position in 0...index {
+                if case .waiting(let continuation?) = state.pings[position].slot {
+                    resumed.append(continuation)
+                    state.pings[position].slot = .cancelled  // removed below; marker only
+                } else if case .waiting(nil) = state.pings[position].slot {
+                    state.pings[position].slot = .answered
+                }
+            }
+            // Keep the answered-but-not-yet-suspended slots for their ping() to find.
+            state.pings = state.pings.enumerated().filter { offset, entry in
+                if offset > index { return true }
+                if case .answered = entry.slot { return true }
+                return false
+            }.map(\.element)
+            return resumed
+        }
+        for continuation in resumed { continuation.resume(returning: .success(())) }
+    }
+
+    // MARK: Receiving
+
+    public func receive() async throws(TransportError) -> TransportEvent {
+        state.withLock { $0.receivers += 1 }
+        defer { state.withLock { $0.receivers -= 1 } }
+        while true {
+            switch decodeNext() {
+            case .ended(let ending):
+                return try ending.get()
+            case .failure(let failure):
+                try await fail(with: failure)
+            case .event(let event):
+                if let result = try await handle(event) { return result }
+            case .needsMore:
+                let bytes: [UInt8]
+                do {
+                    bytes = try await stream.read(maximum: 64 * 1024, until: nil)
+                } catch {
+                    // Cancellation abandons this receive, not the connection.
+                    if error != .cancelled { end(with: .failure(error)) }
+                    throw error
+                }
+                if bytes.isEmpty {
+                    // The TCP stream ended without a close frame: an abnormal closure (1006).
+                    end(with: .failure(.reset(errno: "EOF")))
+                    throw TransportError.reset(errno: "EOF")
+                }
+                state.withLock { $0.decoder.append(bytes) }
+            }
+        }
+    }
+
+    private enum Decoded {
+        case ended(Result<TransportEvent, TransportError>)
+        case event(InboundEvent)
+        case failure(ProtocolFailure)
+        case needsMore
+    }
+
+    private func decodeNext() -> Decoded {
+        state.withLock { state in
+            if let ending = state.ending { return .ended(ending) }
+            do throws(ProtocolFailure) {
+                guard let event = try state.decoder.nextEvent() else { return .needsMore }
+                return .event(event)
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Acts on one decoded event; returns what `receive()` reports, or nil to keep reading.
+    private func handle(_ event: InboundEvent) async throws(TransportError) -> TransportEvent? {
+        switch event {
+        case .message(let message):
+            return .message(message)
+        case .ping(let payload):
+            // Best effort: if the pong cannot be written, the next read reports why.
+            try? await sendFrame(.pong, payload)
+            return nil
+        case .pong(let payload):
+            answerPings(upTo: payload)
+            return nil
+        case .close(let body):
+            // Echo the code (or an empty close for an empty one), then release the socket.
+            try? await sendFrame(.close, ClosePayload(code: body.code).bytes, until: .now + closeTimeout)
+            let result = TransportEvent.closed(code: body.code ?? CloseCode(1005), reason: body.reason)
+            end(with: .success(result))
+            return result
+        }
+    }
+
+    /// Fails the connection (§7.1.7): a close frame with the failure's code, then the socket goes.
+    private func fail(with failure: ProtocolFailure) async throws(TransportError) -> Never {
+        let error = TransportError.protocolViolation(failure.code, failure.detail)
+        try? await sendFrame(.close, ClosePayload(code: failure.code).bytes, until: .now + closeTimeout)
+        end(with: .failure(error))
+        throw error
+    }
+
+    /// Records the ending, shuts the socket and fails pings still waiting.
+    private func end(with ending: Result<TransportEvent, TransportError>) {
+        let waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = state.withLock { state in
+            if state.ending == nil { state.ending = ending }
+            let failure: TransportError
+            switch ending {
+            case .success: failure = .notConnected
+            case .failure(let error): failure = error
+            }
+            var waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
+            for index in state.pings.indices {
+                if case .waiting(let continuation?) = state.pings[index].slot { waiting.append(continuation) }
+                state.pings[index].slot = .failed(failure)
+            }
+            state.pings.removeAll { if case .failed = $0.slot { false } else { true } }
+            return waiting.isEmpty ? [] : waiting
+        }
+        let failure: TransportError
+        switch ending {
+        case .success: failure = .notConnected
+        case .failure(let error): failure = error
+        }
+        for continuation in waiting { continuation.resume(returning: .failure(failure)) }
+        stream.shutdown()
+    }
+
+    // MARK: Closing
+
+    /// Sends a close frame and waits, up to the close timeout, for the server's.
+    ///
+    /// If another task is in ``receive()``, that task sees the server's close and
+    /// returns it; otherwise this reads until the close frame, the end of the stream or
+    /// the timeout. Either way the socket is shut down when this returns.
+    public func close(code: CloseCode, reason: String) async {
+        let deadline = ContinuousClock.now + closeTimeout
+        let alreadyEnded = state.withLock { $0.ending != nil || $0.closeSent }
+        if alreadyEnded {
+            stream.shutdown()
+            return
+        }
+        // A writer stuck on a silent peer must not hold the close up: skip the frame then.
+        guard writeLock.tryAcquire() else {
+            end(with: .success(.closed(code: code, reason: reason)))
+            return
+        }
+        writeLock.release()
+        try? await sendFrame(.close, ClosePayload(code: code, reason: reason).bytes, until: deadline)
+        // With a receive loop running, it reads the server's close and shuts the socket.
+        if state.withLock({ $0.receivers }) > 0 { return }
+        await drainUntilClose(deadline: deadline)
+        end(with: .success(.closed(code: code, reason: reason)))
+    }
+
+    private func drainUntilClose(deadline: ContinuousClock.Instant) async {
+        while ContinuousClock.now < deadline {
+            switch decodeNext() {
+            case .ended, .failure, .event(.close): return
+            case .event: continue
+            case .needsMore:
+                guard let bytes = try? await stream.read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty else { return }
+                state.withLock { $0.decoder.append(bytes) }
+            }
+        }
+    }
+}

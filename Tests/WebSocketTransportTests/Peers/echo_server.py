@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""An echo server built on the PyPI `websockets` package, with a few commands for the tests.
+
+Every message is echoed with its type, except text starting with "!":
+  !close CODE REASON   close the connection with that code and reason
+  !reset               reset the TCP connection (SO_LINGER 0: an RST, no close frame)
+  !ping PAYLOAD        ping the client; when its pong arrives, send "pong PAYLOAD"
+  !headers             send the request headers and the subprotocol as JSON
+  !big N               send a binary message of N bytes
+Paths /reject/STATUS answer the upgrade with that HTTP status.
+
+Usage: echo_server.py [--tls CERT KEY] [--subprotocol NAME]...  (prints "PORT n")
+"""
+import argparse
+import asyncio
+import http
+import json
+import socket
+import ssl
+import struct
+
+from websockets.asyncio.server import serve
+
+import peer_common
+
+
+async def handler(ws):
+    async for message in ws:
+        if isinstance(message, str) and message.startswith("!"):
+            command, _, argument = message[1:].partition(" ")
+            if command == "close":
+                code, _, reason = argument.partition(" ")
+                await ws.close(int(code), reason)
+                return
+            if command == "reset":
+                sock = ws.transport.get_extra_info("socket")
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                ws.transport.abort()
+                return
+            if command == "ping":
+                waiter = await ws.ping(argument.encode())
+                await waiter
+                await ws.send(f"pong {argument}")
+                continue
+            if command == "headers":
+                headers = [[name, value] for name, value in ws.request.headers.raw_items()]
+                await ws.send(json.dumps({"headers": headers, "subprotocol": ws.subprotocol}))
+                continue
+            if command == "big":
+                await ws.send(bytes(int(argument)))
+                continue
+        await ws.send(message)
+
+
+def process_request(connection, request):
+    if request.path.startswith("/reject/"):
+        status = http.HTTPStatus(int(request.path.split("/")[2]))
+        return connection.respond(status, "rejected by the test server\n")
+    return None
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
+    parser.add_argument("--subprotocol", action="append", default=[])
+    arguments = parser.parse_args()
+    context = None
+    if arguments.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*arguments.tls)
+    peer_common.exit_with_parent()
+    async with serve(
+        handler, "127.0.0.1", 0, ssl=context, max_size=None, process_request=process_request,
+        subprotocols=arguments.subprotocol or None, ping_interval=None, compression=None,
+    ) as server:
+        peer_common.announce(server.sockets[0].getsockname()[1])
+        await asyncio.get_running_loop().create_future()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
