@@ -100,6 +100,9 @@ final class TLSStream: ByteStream {
     private func runHandshake(until deadline: ContinuousClock.Instant) async throws(TransportError) {
         while true {
             let step: Step = engine.withLock { engine in
+                // OpenSSL's error queue is per thread, and tasks move between threads: an error
+                // left by another connection would make SSL_get_error misreport this call.
+                ERR_clear_error()
                 let result = SSL_do_handshake(engine.ssl)
                 let code = SSL_get_error(engine.ssl, result)
                 if let failure = Self.flush(&engine, socket) { return .failed(failure) }
@@ -111,6 +114,7 @@ final class TLSStream: ByteStream {
                     let verify = SSL_get_verify_result(engine.ssl)
                     if verify != X509_V_OK {
                         let reason = String(cString: X509_verify_cert_error_string(Int(verify)))
+                        ERR_clear_error()
                         return .failed(.tls("certificate verification failed: \(reason)"))
                     }
                     return .failed(.tls("handshake failed: \(Self.openSSLErrors())"))
@@ -172,6 +176,7 @@ final class TLSStream: ByteStream {
         while true {
             let step: ReadStep = engine.withLock { engine in
                 var buffer = [UInt8](repeating: 0, count: maximum)
+                ERR_clear_error()
                 let count = buffer.withUnsafeMutableBytes { SSL_read(engine.ssl, $0.baseAddress, Int32(maximum)) }
                 let code = SSL_get_error(engine.ssl, count)
                 // Reading may produce output (TLS 1.3 key updates); it goes out best-effort.
@@ -203,6 +208,7 @@ final class TLSStream: ByteStream {
 
     func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError) {
         let written: TransportError? = engine.withLock { engine in
+            ERR_clear_error()
             let count = bytes.withUnsafeBytes { SSL_write(engine.ssl, $0.baseAddress, Int32($0.count)) }
             // A memory BIO takes everything at once; anything else is a broken session.
             guard count == Int32(bytes.count) else { return .tls("write failed: \(Self.openSSLErrors())") }

@@ -8,8 +8,8 @@ hand, so they can break RFC 6455 in the ways Autobahn|Testsuite's groups probe.
   ws://127.0.0.1:PORT/case/NAME?id=ID   run scenario NAME, record what the client sends
   ws://127.0.0.1:PORT/report?id=ID      one text message: the record, one event a line
 
-Recorded events: "text T", "binary N", "ping HEX", "pong HEX", "close CODE REASON",
-"close none" (empty close), "invalid-frame WHY" (the client broke the protocol), "eof".
+Recorded events: "text T", "binary N", "ping HEX", "pong HEX", "close CODE REASON"
+("close 1005" is an empty close: wsproto reports it so, and refuses 1005 on the wire), "invalid-frame WHY" (the client broke the protocol), "eof".
 Usage: adversarial_server.py  (prints "PORT n")
 """
 import asyncio
@@ -61,8 +61,8 @@ SCENARIOS = {
     "binary-lengths": [frame(0x2, bytes([n % 256]) * n) for n in (0, 125, 126, 65535, 65536)] + [close(1000)],
     "byte-by-byte": [bytes([b]) for b in frame(0x1, "hello") + frame(0x2, b"\x01\x02\x03") + close(1000)],
     # 2: ping and pong
-    "ping": [frame(0x9, b"abc")],
-    "ping-125": [frame(0x9, b"p" * 125)],
+    "ping": [frame(0x9, b"abc"), close(1000)],
+    "ping-125": [frame(0x9, b"p" * 125), close(1000)],
     "ping-126": [frame(0x9, b"p" * 126)],
     "unsolicited-pong": [frame(0xA, b"nobody asked"), frame(0x1, "after"), close(1000)],
     # 3: reserved bits
@@ -138,7 +138,7 @@ async def run_case(name, case_id, reader, writer):
             for received in parser.received_frames():
                 if received.opcode is Opcode.CLOSE:
                     code, reason = received.payload
-                    record.append(f"close {int(code)} {reason}".rstrip() if code is not None else "close none")
+                    record.append(f"close {int(code)} {reason}".rstrip())
                     return
                 if received.opcode is Opcode.PING:
                     record.append(f"ping {bytes(received.payload).hex()}")
