@@ -81,7 +81,7 @@ struct AdversarialPeerTests {
 
     @Test("behaves as RFC 6455 requires", arguments: scenarios)
     func scenario(_ scenario: Scenario) async throws {
-        let server = try SharedPeers.adversarial.get()
+        let server = try await SharedPeers.adversarial
         let id = UUID().uuidString
         let transport = WebSocketTransport(configuration: .init(maxMessageSize: scenario.maxMessageSize))
         let connection = try await transport.open(Endpoint(url: server.url("/case/\(scenario.name)?id=\(id)")))
@@ -104,7 +104,7 @@ struct AdversarialPeerTests {
 
     @Test("refuses a subprotocol the client did not offer")
     func badSubprotocol() async throws {
-        let server = try SharedPeers.adversarial.get()
+        let server = try await SharedPeers.adversarial
         await #expect(throws: TransportError.handshakeInvalid("the server chose subprotocol 'evil', which was not offered")) {
             try await WebSocketTransport().open(Endpoint(url: server.url("/case/bad-subprotocol"), subprotocols: ["good"]))
         }
@@ -112,7 +112,7 @@ struct AdversarialPeerTests {
 
     @Test("refuses a wrong Sec-WebSocket-Accept")
     func badAccept() async throws {
-        let server = try SharedPeers.adversarial.get()
+        let server = try await SharedPeers.adversarial
         await #expect(throws: TransportError.handshakeInvalid("Sec-WebSocket-Accept does not match the key")) {
             try await WebSocketTransport().open(Endpoint(url: server.url("/case/bad-accept")))
         }

@@ -38,7 +38,7 @@ struct EchoPeerTests {
 
     @Test("echoes text and binary messages of every length class", arguments: [0, 1, 125, 126, 65535, 65536, 500_000])
     func echo(length: Int) async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         let text = String(repeating: "é", count: length / 2)
         let binary = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13) })
@@ -51,7 +51,7 @@ struct EchoPeerTests {
 
     @Test("keeps order when many tasks send at once")
     func concurrentSends() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for sender in 0..<8 {
@@ -78,7 +78,7 @@ struct EchoPeerTests {
 
     @Test("reports the server's close code and reason, as seed 000 measured: 4001")
     func closeCode() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         try await connection.send(.text("!close 4001 token expired"))
         #expect(try await connection.receive() == .closed(code: .tokenExpired, reason: "token expired"))
@@ -87,7 +87,7 @@ struct EchoPeerTests {
 
     @Test("reports a reset as ECONNRESET, as seed 000 measured")
     func reset() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         try await connection.send(.text("!reset"))
         let (_, ending) = await drain(connection)
@@ -96,7 +96,7 @@ struct EchoPeerTests {
 
     @Test("completes a ping when the server's pong arrives")
     func pingPong() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try await connection.receive() }
@@ -109,7 +109,7 @@ struct EchoPeerTests {
 
     @Test("answers the server's ping with a pong carrying the same payload")
     func autoPong() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         try await connection.send(.text("!ping are-you-there"))
         #expect(try await connection.receive() == .message(.text("pong are-you-there")))
@@ -118,7 +118,7 @@ struct EchoPeerTests {
 
     @Test("completes the close handshake it starts")
     func clientClose() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         await connection.close(code: .goingAway, reason: "bye")
         await #expect(throws: TransportError.notConnected) { try await connection.send(.text("late")) }
@@ -127,7 +127,7 @@ struct EchoPeerTests {
 
     @Test("sends extra headers and negotiates an offered subprotocol")
     func headersAndSubprotocol() async throws {
-        let server = try PeerServer.start("echo_server.py", ["--subprotocol", "v2.live"])
+        let server = try await PeerServer.start("echo_server.py", ["--subprotocol", "v2.live"])
         defer { server.stop() }
         let endpoint = Endpoint(url: server.url("/"), headers: [.init("Authorization", "Bearer abc")], subprotocols: ["v1.live", "v2.live"])
         let connection = try await transport.open(endpoint)
@@ -146,7 +146,7 @@ struct EchoPeerTests {
 
     @Test("reports the HTTP status of a refused upgrade", arguments: [401, 403, 503])
     func rejected(status: Int) async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         await #expect(throws: TransportError.handshakeRejected(status: status)) {
             try await transport.open(Endpoint(url: server.url("/reject/\(status)")))
         }
@@ -155,7 +155,7 @@ struct EchoPeerTests {
     @Test("reports a refused TCP connection")
     func refused() async throws {
         // Bind then close a listener to get a port nobody is listening on.
-        let server = try PeerServer.start("echo_server.py")
+        let server = try await PeerServer.start("echo_server.py")
         let url = server.url("/")
         server.stop()
         await #expect(throws: TransportError.refused) { try await transport.open(Endpoint(url: url)) }
@@ -171,7 +171,7 @@ struct EchoPeerTests {
     @Test("times out a connection attempt the server never answers")
     func connectTimeout() async throws {
         // A frozen server accepts TCP (the kernel does) but never answers the upgrade.
-        let server = try PeerServer.start("echo_server.py")
+        let server = try await PeerServer.start("echo_server.py")
         defer { server.stop() }
         server.signal(SIGSTOP)
         let quick = WebSocketTransport(configuration: .init(connectTimeout: .milliseconds(300)))
@@ -180,7 +180,7 @@ struct EchoPeerTests {
 
     @Test("a frozen server (SIGSTOP) yields nothing until the ping deadline; thawed, it answers again")
     func frozenServer() async throws {
-        let server = try PeerServer.start("echo_server.py")
+        let server = try await PeerServer.start("echo_server.py")
         defer { server.stop() }
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         server.signal(SIGSTOP)
@@ -210,7 +210,7 @@ struct EchoPeerTests {
 
     @Test("honours cancellation of a receive that waits on a silent server")
     func cancelledReceive() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         let outcome = await withTaskGroup(of: String.self) { group in
             group.addTask {

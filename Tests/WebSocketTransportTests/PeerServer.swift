@@ -40,9 +40,13 @@ final class PeerServer: @unchecked Sendable {
         self.stdinPipe = stdinPipe
     }
 
-    /// Starts `Peers/<script>` and waits for its port.
-    static func start(_ script: String, _ arguments: [String] = []) throws -> PeerServer {
-        try #require(pythonPeersAvailable, "python3 with websockets and wsproto is required (pip install websockets wsproto)")
+    /// Starts `Peers/<script>` and waits for its port, on a thread of its own (see ``offPool(_:)``).
+    static func start(_ script: String, _ arguments: [String] = []) async throws -> PeerServer {
+        try await offPool { try startBlocking(script, arguments) }
+    }
+
+    private static func startBlocking(_ script: String, _ arguments: [String]) throws -> PeerServer {
+        guard pythonPeersAvailable else { throw PeerError.pythonPackagesMissing }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", peersDirectory.appendingPathComponent(script).path] + arguments
@@ -52,7 +56,6 @@ final class PeerServer: @unchecked Sendable {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        // Blocks this test briefly (the server prints within a fraction of a second).
         var text = ""
         while !text.contains("\n") {
             let chunk = output.fileHandleForReading.availableData
@@ -83,16 +86,50 @@ final class PeerServer: @unchecked Sendable {
 
     enum PeerError: Error, CustomStringConvertible {
         case noPort(script: String, output: String)
+        case pythonPackagesMissing
+        case certificates
         var description: String {
             switch self {
+            case .pythonPackagesMissing: "python3 with websockets and wsproto is required (pip install websockets wsproto)"
+            case .certificates: "openssl could not make the test certificates"
             case .noPort(let script, let output): "\(script) did not print its port; output: \(output)"
             }
         }
     }
 }
 
-/// Servers shared by the tests that need no process-level control (no SIGSTOP).
+/// Runs blocking work (starting a process, waiting for its output) on a thread of its own.
+///
+/// Tests run in parallel on a cooperative pool of a couple of threads; a test blocked in
+/// `waitUntilExit` or a pipe read there would stall every other test's socket I/O, and
+/// under load that is long enough to trip the peers' timeouts.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
+/// Servers shared by the tests that need no process-level control (no SIGSTOP), started once.
 enum SharedPeers {
-    static let echo: Result<PeerServer, any Error> = Result { try PeerServer.start("echo_server.py") }
-    static let adversarial: Result<PeerServer, any Error> = Result { try PeerServer.start("adversarial_server.py") }
+    private static let echoServer = OnceServer("echo_server.py")
+    private static let adversarialServer = OnceServer("adversarial_server.py")
+
+    static var echo: PeerServer { get async throws { try await echoServer.get() } }
+    static var adversarial: PeerServer { get async throws { try await adversarialServer.get() } }
+}
+
+/// Starts its server on first use; later callers wait for the same one.
+actor OnceServer {
+    private let script: String
+    private var started: Task<PeerServer, any Error>?
+
+    init(_ script: String) { self.script = script }
+
+    func get() async throws -> PeerServer {
+        if let started { return try await started.value }
+        // Test code: an unstructured task lets concurrent callers share one start.
+        let task = Task { [script] in try await PeerServer.start(script) }
+        started = task
+        return try await task.value
+    }
 }

@@ -9,7 +9,11 @@ struct TestCertificates {
     var caPEM: String { (try? String(contentsOf: directory.appendingPathComponent("ca.pem"), encoding: .utf8)) ?? "" }
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    static func make() throws -> TestCertificates {
+    static func make() async throws -> TestCertificates {
+        try await offPool { try makeBlocking() }
+    }
+
+    private static func makeBlocking() throws -> TestCertificates {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livecerts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let script = """
@@ -33,7 +37,7 @@ struct TestCertificates {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "openssl could not make the test certificates")
+        guard process.terminationStatus == 0 else { throw PeerServer.PeerError.certificates }
         return TestCertificates(directory: directory)
     }
 
@@ -44,9 +48,9 @@ struct TestCertificates {
 struct TLSPeerTests {
     @Test("echoes over wss:// when the test CA is trusted, by IP address and by host name", arguments: ["127.0.0.1", "localhost"])
     func echo(host: String) async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try PeerServer.start("echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
+        let server = try await PeerServer.start("echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
         defer { server.stop() }
         let transport = WebSocketTransport(configuration: .init(tls: TLSConfiguration(trusting: [certificates.caPEM])))
         let url = try #require(URL(string: "wss://\(host):\(server.port)/"))
@@ -62,9 +66,9 @@ struct TLSPeerTests {
 
     @Test("refuses a certificate from an untrusted CA, saying why")
     func untrusted() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try PeerServer.start("echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
+        let server = try await PeerServer.start("echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
         defer { server.stop() }
         let error = await #expect(throws: TransportError.self) {
             try await WebSocketTransport().open(Endpoint(url: server.url("/", secure: true)))
@@ -78,9 +82,9 @@ struct TLSPeerTests {
 
     @Test("refuses a trusted certificate issued for another host")
     func wrongHost() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try PeerServer.start(
+        let server = try await PeerServer.start(
             "echo_server.py", ["--tls", certificates.path("wronghost.pem"), certificates.path("wronghost.key")])
         defer { server.stop() }
         let transport = WebSocketTransport(configuration: .init(tls: TLSConfiguration(trusting: [certificates.caPEM])))
@@ -94,7 +98,7 @@ struct TLSPeerTests {
 
     @Test("refuses PEM text with no certificate in it")
     func badPEM() async throws {
-        let server = try SharedPeers.echo.get()
+        let server = try await SharedPeers.echo
         let transport = WebSocketTransport(configuration: .init(tls: TLSConfiguration(trusting: ["not a certificate"])))
         await #expect(throws: TransportError.tls("no certificate found in a trusted PEM")) {
             try await transport.open(Endpoint(url: server.url("/", secure: true)))
