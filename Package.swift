@@ -22,7 +22,9 @@ let package = Package(
         // The command line: explore, replay, check, stats, connect.
         .executableTarget(
             name: "livesim",
-            dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification"],
+            dependencies: [
+                "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],

@@ -21,6 +21,7 @@ enum Livesim {
         .replay,
         .shrink,
         .diff,
+        .connect, .echoClient,
     ]
 
     static func main() {
