@@ -69,6 +69,9 @@ let package = Package(
         .testTarget(
             name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "LiveConnection"],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
+        .executableTarget(
+            name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection"],
+            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

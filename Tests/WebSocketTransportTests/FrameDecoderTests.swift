@@ -112,6 +112,25 @@ struct FrameDecoderTests {
         #expect(failure?.code == .invalidPayload)
     }
 
+    @Test("fails fast inside a frame: bad UTF-8 fails before the rest of its frame arrives")
+    func failFastInsideFrame() {
+        var decoder = FrameDecoder()
+        let frame = serverFrame(opcode: 1, Array("valid start ".utf8) + [0xC0, 0xAF] + Array(repeating: 0x61, count: 200))
+        decoder.append(frame[..<20])  // header and the bad bytes; 190 bytes still to come
+        #expect(throws: ProtocolFailure.self) { try decoder.nextEvent() }
+    }
+
+    @Test("decodes valid text fed one byte at a time inside frames and fragments")
+    func earlyValidationKeepsValidText() {
+        let text = Array("κόσμε 𝄞 € and some ASCII".utf8)
+        let bytes = serverFrame(opcode: 1, Array(text[..<7]), final: false) + serverFrame(opcode: 9, [1])
+            + serverFrame(opcode: 0, Array(text[7...])) + serverFrame(opcode: 1, text)
+        let (events, failure) = decodeAll(bytes, chunk: 1)
+        #expect(failure == nil)
+        let message = InboundEvent.message(.text(String(decoding: text, as: UTF8.self)))
+        #expect(events == [.ping([1]), message, message])
+    }
+
     @Test("fails with 1007 on a text message that ends inside a code point")
     func truncatedText() {
         #expect(decodeAll(serverFrame(opcode: 1, [0xE2, 0x82])).1?.code == .invalidPayload)

@@ -39,6 +39,9 @@ public struct FrameDecoder: Sendable {
     private var fragments: [UInt8] = []
     private var fragmentedOpcode: Opcode?
     private var fragmentedUTF8 = UTF8Validator()
+    /// Payload bytes of the incomplete text frame at `readIndex` already fed to the validator,
+    /// so bad UTF-8 fails as soon as it arrives, not when its frame is complete (Autobahn 6.4).
+    private var validatedPayloadBytes = 0
     private var closed = false
     private var failure: ProtocolFailure?
 
@@ -81,7 +84,9 @@ public struct FrameDecoder: Sendable {
         do throws(ProtocolFailure) {
             while true {
                 guard let (header, payload) = try nextFrame() else { return nil }
-                if let event = try handle(header, payload) { return event }
+                let validated = validatedPayloadBytes
+                validatedPayloadBytes = 0
+                if let event = try handle(header, payload, validated: validated) { return event }
             }
         } catch {
             failure = error
@@ -110,13 +115,33 @@ public struct FrameDecoder: Sendable {
             }
         }
         let length = Int(header.payloadLength)
-        guard available - header.headerLength >= length else { return nil }
         let payloadStart = start + header.headerLength
+        guard available - header.headerLength >= length else {
+            try validateEarly(header, payloadStart: payloadStart, arrived: available - header.headerLength)
+            return nil
+        }
         readIndex = payloadStart + length
         return (header, payloadStart..<readIndex)
     }
 
-    private mutating func handle(_ header: FrameHeader, _ payload: Range<Int>) throws(ProtocolFailure) -> InboundEvent? {
+    /// Validates the part of an incomplete text frame that has arrived.
+    private mutating func validateEarly(_ header: FrameHeader, payloadStart: Int, arrived: Int) throws(ProtocolFailure) {
+        guard arrived > validatedPayloadBytes else { return }
+        switch header.opcode {
+        case .text:
+            guard fragmentedOpcode == nil else {
+                throw .protocolError("a new text message began inside a fragmented one")
+            }
+            if validatedPayloadBytes == 0 { fragmentedUTF8 = UTF8Validator() }
+        case .continuation where fragmentedOpcode == .text: break
+        default: return
+        }
+        try validateText(payloadStart + validatedPayloadBytes..<payloadStart + arrived, final: false)
+        validatedPayloadBytes = arrived
+    }
+
+    private mutating func handle(_ header: FrameHeader, _ payload: Range<Int>, validated: Int) throws(ProtocolFailure) -> InboundEvent? {
+        let unvalidated = payload.lowerBound + validated..<payload.upperBound
         switch header.opcode {
         case .ping: return .ping(Array(buffer[payload]))
         case .pong: return .pong(Array(buffer[payload]))
@@ -129,8 +154,8 @@ public struct FrameDecoder: Sendable {
                 throw .protocolError("a new \(header.opcode) message began inside a fragmented one")
             }
             if header.opcode == .text {
-                fragmentedUTF8 = UTF8Validator()
-                try validateText(payload, final: header.isFinal)
+                if validated == 0 { fragmentedUTF8 = UTF8Validator() }
+                try validateText(unvalidated, final: header.isFinal)
             }
             if header.isFinal { return message(header.opcode, bytes: payload) }
             fragmentedOpcode = header.opcode
@@ -138,7 +163,7 @@ public struct FrameDecoder: Sendable {
             return nil
         case .continuation:
             guard let opcode = fragmentedOpcode else { throw .protocolError("a continuation frame with no message to continue") }
-            if opcode == .text { try validateText(payload, final: header.isFinal) }
+            if opcode == .text { try validateText(unvalidated, final: header.isFinal) }
             fragments.append(contentsOf: buffer[payload])
             guard header.isFinal else { return nil }
             defer {

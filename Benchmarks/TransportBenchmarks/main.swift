@@ -1,0 +1,167 @@
+// Transport benchmarks (release build): echo round trips against the same local Python
+// `websockets` echo server, ours next to the Python websockets client; and frame decode
+// throughput for 64 KiB binary frames, next to a plain memory copy of the same bytes.
+// Prints the figures and writes them to Benchmarks/results/transport.md.
+import Foundation
+import LiveConnection
+import WebSocketTransport
+
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let peers = root.appendingPathComponent("Tests/WebSocketTransportTests/Peers")
+
+func shell(_ command: String) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    do { try process.run() } catch { return "" }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Starts the test suite's echo server and returns it with its port.
+func startEchoServer() throws -> (Process, Int) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", peers.appendingPathComponent("echo_server.py").path]
+    process.currentDirectoryURL = peers
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = Pipe()  // the server exits when this process does
+    try process.run()
+    var text = ""
+    while !text.contains("\n") {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        text += String(decoding: chunk, as: UTF8.self)
+    }
+    guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
+        throw BenchmarkError("the echo server did not start (is `pip install websockets` done?)")
+    }
+    return (process, port)
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func ourRoundTrips(url: URL, rounds: Int, size: Int) async throws -> Double {
+    let connection = try await WebSocketTransport().open(Endpoint(url: url))
+    let payload = Message.text(String(repeating: "x", count: size))
+    for _ in 0..<100 {
+        try await connection.send(payload)
+        _ = try await connection.receive()
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<rounds {
+        try await connection.send(payload)
+        _ = try await connection.receive()
+    }
+    let elapsed = start.duration(to: clock.now)
+    await connection.close(code: .normal, reason: "")
+    return Double(rounds) / seconds(elapsed)
+}
+
+func seconds(_ duration: Duration) -> Double {
+    let (whole, attoseconds) = duration.components
+    return Double(whole) + Double(attoseconds) * 1e-18
+}
+
+/// Decodes `frames` 64 KiB binary frames, `passes` times; bytes per second.
+func decodeThroughput(passes: Int) -> (decode: Double, copy: Double) {
+    let frameSize = 64 * 1024
+    let frameCount = 256
+    var stream: [UInt8] = []
+    stream.reserveCapacity(frameCount * (frameSize + 10))
+    for index in 0..<frameCount {
+        stream += [0x82, 127, 0, 0, 0, 0, 0, 1, 0, 0]
+        stream += [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: frameSize)
+    }
+    let clock = ContinuousClock()
+    var checksum = 0
+    let decodeStart = clock.now
+    for _ in 0..<passes {
+        var decoder = FrameDecoder(maxMessageSize: 1 << 20)
+        // Fed as a socket would: 64 KiB reads that do not line up with frames.
+        var offset = 0
+        while offset < stream.count {
+            let end = min(stream.count, offset + 65536)
+            stream[offset..<end].withUnsafeBytes { decoder.append($0) }
+            offset = end
+            while case .message(.binary(let data))? = try? decoder.nextEvent() { checksum &+= data.count }
+        }
+    }
+    let decodeTime = seconds(decodeStart.duration(to: clock.now))
+    // The baseline: copying the same bytes once (what any decoder must at least do).
+    // Filled with non-zero bytes so its pages are mapped before the clock starts.
+    var sink = [UInt8](repeating: 1, count: stream.count)
+    let copyStart = clock.now
+    for _ in 0..<passes {
+        sink.withUnsafeMutableBytes { target in stream.withUnsafeBytes { target.copyMemory(from: $0) } }
+        checksum &+= Int(sink[passes % sink.count])
+    }
+    let copyTime = seconds(copyStart.duration(to: clock.now))
+    precondition(checksum != 0, "the decoder produced nothing")
+    let bytes = Double(stream.count * passes)
+    return (bytes / decodeTime, bytes / copyTime)
+}
+
+func run() async throws {
+    let (server, port) = try startEchoServer()
+    defer { server.terminate() }
+    let url = URL(string: "ws://127.0.0.1:\(port)/")!
+    let rounds = 20_000
+    var echoRows: [String] = []
+    for size in [16, 1024] {
+        let ours = try await ourRoundTrips(url: url, rounds: rounds, size: size)
+        let pythonOutput = shell(
+            "python3 '\(root.path)/Benchmarks/TransportBenchmarks/python_echo_client.py' '\(url.absoluteString)' \(rounds) \(size)")
+        guard let python = Double(pythonOutput) else { throw BenchmarkError("the Python client failed: \(pythonOutput)") }
+        let row = String(format: "| echo round trips/s, %d-byte text | %.0f | %.0f (Python websockets client) | %.2f× |", size, ours, python, ours / python)
+        print(row)
+        echoRows.append(row)
+    }
+    let (decode, copy) = decodeThroughput(passes: 40)
+    let decodeRow = String(
+        format: "| decode 64 KiB binary frames | %.2f GB/s | %.2f GB/s (memcpy of the same bytes) | %.2f× |", decode / 1e9, copy / 1e9, decode / copy)
+    print(decodeRow)
+
+    let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").trimmingCharacters(in: .whitespaces)
+    let date = ISO8601DateFormatter().string(from: Date())
+    let report = """
+        # Transport benchmarks
+
+        - date: \(date)
+        - system: \(shell("uname -srm")), \(shell("nproc")) cores, \(cpu.isEmpty ? "unknown CPU" : cpu)
+        - build: `swift run -c release TransportBenchmarks`; server: `Tests/WebSocketTransportTests/Peers/echo_server.py`
+          (Python websockets \(shell("python3 -c 'import websockets; print(websockets.__version__)'")), one process, loopback)
+
+        | measure | ours | baseline | ratio |
+        | --- | --- | --- | --- |
+        \(echoRows.joined(separator: "\n"))
+        \(decodeRow)
+
+        Echo: \(rounds) sequential round trips (send, wait for the echo) on one connection after
+        100 warm-up ones, both clients against the same server process in the same run. The
+        server is single-threaded Python, so both clients share its ceiling: the ratio says
+        how much of each round trip the client itself costs, not what a faster server allows.
+        Decode: 256 frames of 64 KiB fed in 64 KiB reads that do not line up with frame
+        boundaries, 40 passes; the baseline copies the same bytes once per pass.
+
+        """
+    let path = root.appendingPathComponent("Benchmarks/results/transport.md")
+    try report.write(to: path, atomically: true, encoding: .utf8)
+    print("wrote \(path.path)")
+}
+
+do {
+    try await run()
+} catch {
+    FileHandle.standardError.write(Data("TransportBenchmarks: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Runs Autobahn|Testsuite's client cases against `livesim echo-client` (the real transport).
+#
+# Needs: python3 with `kosoku` (a native runner of Autobahn's case files) and `websockets`
+# (only for the driver's bookkeeping requests): pip install kosoku websockets
+# Usage: Conformance/run-autobahn.sh [CASE-GLOB...]   (default: groups 1-10; 12-13 need
+# permessage-deflate, which we do not offer). Writes Conformance/reports/ and prints a summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --product livesim >/dev/null
+livesim=.build/debug/livesim
+port=${AUTOBAHN_PORT:-9001}
+rm -rf Conformance/reports
+mkdir -p Conformance/reports
+includes=()
+for glob in "${@:-1.* 2.* 3.* 4.* 5.* 6.* 7.* 9.* 10.*}"; do
+  for g in $glob; do includes+=(-i "$g"); done
+done
+(cd Conformance/reports && exec kosoku -m fuzzingserver "${includes[@]}" "127.0.0.1:$port") &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+sleep 2
+count=$(python3 - "$port" <<'PY'
+import asyncio, sys
+from websockets.asyncio.client import connect
+async def main():
+    async with connect(f"ws://127.0.0.1:{sys.argv[1]}/getCaseCount") as ws:
+        print(await ws.recv())
+asyncio.run(main())
+PY
+)
+echo "running $count cases"
+for case in $(seq 1 "$count"); do
+  # 9.x sends messages up to 16 MiB: the limit is raised for the conformance run only.
+  "$livesim" echo-client "ws://127.0.0.1:$port/runCase?case=$case&agent=livesim" --max-message-size 67108864 >/dev/null || true
+done
+python3 - "$port" <<'PY'
+import asyncio, sys
+from websockets.asyncio.client import connect
+async def main():
+    async with connect(f"ws://127.0.0.1:{sys.argv[1]}/updateReports?agent=livesim") as ws:
+        try:
+            await ws.recv()
+        except Exception:
+            pass
+asyncio.run(main())
+PY
+sleep 1
+python3 - <<'PY'
+import collections, glob, json, os
+index = glob.glob("Conformance/reports/**/index.json", recursive=True)
+if not index:
+    raise SystemExit("no report found under Conformance/reports")
+cases = json.load(open(index[0]))["livesim"]
+counts = collections.Counter(result["behavior"] for result in cases.values())
+print("behaviour:", dict(sorted(counts.items())))
+for case, result in sorted(cases.items(), key=lambda item: [int(p) for p in item[0].split(".")]):
+    if result["behavior"] not in ("OK", "INFORMATIONAL") or result.get("behaviorClose") not in ("OK", "INFORMATIONAL", None):
+        print(case, result["behavior"], result.get("behaviorClose"))
+PY
