@@ -151,22 +151,23 @@ public final class WebSocketConnection: TransportConnection {
     /// Completes the ping with this payload and every ping sent before it.
     private func answerPings(upTo payload: [UInt8]) {
         let resumed: [CheckedContinuation<Result<Void, TransportError>, Never>] = state.withLock { state in
-            guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else { return [] }  // unsolicited: ignored
+            // An unsolicited pong matches nothing and is ignored (§5.5.3).
+            guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else { return [] }
             var resumed: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
-            for position in 0...index {
-                if case .waiting(let continuation?) = state.pings[position].slot {
-                    resumed.append(continuation)
-                    state.pings[position].slot = .cancelled  // removed below; marker only
-                } else if case .waiting(nil) = state.pings[position].slot {
-                    state.pings[position].slot = .answered
+            var kept: [(payload: [UInt8], slot: PingSlot)] = []
+            for (position, entry) in state.pings.enumerated() {
+                guard position <= index else {
+                    kept.append(entry)
+                    continue
+                }
+                switch entry.slot {
+                case .waiting(let continuation?): resumed.append(continuation)
+                // Its ping() has not suspended yet: leave the answer for it to find.
+                case .waiting(nil): kept.append((entry.payload, .answered))
+                case .answered, .cancelled, .failed: kept.append(entry)
                 }
             }
-            // Keep the answered-but-not-yet-suspended slots for their ping() to find.
-            state.pings = state.pings.enumerated().filter { offset, entry in
-                if offset > index { return true }
-                if case .answered = entry.slot { return true }
-                return false
-            }.map(\.element)
+            state.pings = kept
             return resumed
         }
         for continuation in resumed { continuation.resume(returning: .success(())) }
@@ -254,25 +255,25 @@ public final class WebSocketConnection: TransportConnection {
 
     /// Records the ending, shuts the socket and fails pings still waiting.
     private func end(with ending: Result<TransportEvent, TransportError>) {
-        let waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = state.withLock { state in
-            if state.ending == nil { state.ending = ending }
-            let failure: TransportError
-            switch ending {
-            case .success: failure = .notConnected
-            case .failure(let error): failure = error
-            }
-            var waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
-            for index in state.pings.indices {
-                if case .waiting(let continuation?) = state.pings[index].slot { waiting.append(continuation) }
-                state.pings[index].slot = .failed(failure)
-            }
-            state.pings.removeAll { if case .failed = $0.slot { false } else { true } }
-            return waiting.isEmpty ? [] : waiting
-        }
         let failure: TransportError
         switch ending {
         case .success: failure = .notConnected
         case .failure(let error): failure = error
+        }
+        let waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = state.withLock { state in
+            if state.ending == nil { state.ending = ending }
+            var waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
+            var kept: [(payload: [UInt8], slot: PingSlot)] = []
+            for entry in state.pings {
+                if case .waiting(let continuation?) = entry.slot {
+                    waiting.append(continuation)
+                } else {
+                    // A ping() that has not suspended yet finds its failure here.
+                    kept.append((entry.payload, .failed(failure)))
+                }
+            }
+            state.pings = kept
+            return waiting
         }
         for continuation in waiting { continuation.resume(returning: .failure(failure)) }
         stream.shutdown()

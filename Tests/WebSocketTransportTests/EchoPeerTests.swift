@@ -107,6 +107,49 @@ struct EchoPeerTests {
         await connection.close(code: .normal, reason: "")
     }
 
+    @Test("completes many concurrent pings, each on a pong")
+    func concurrentPings() async throws {
+        let server = try await SharedPeers.echo
+        let connection = try await transport.open(Endpoint(url: server.url("/")))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try await connection.receive() }
+            try await withThrowingTaskGroup(of: Void.self) { pings in
+                for _ in 0..<20 { pings.addTask { try await connection.ping() } }
+                try await pings.waitForAll()
+            }
+            try await connection.send(.text("stop"))
+            try await group.waitForAll()
+        }
+        await connection.close(code: .normal, reason: "")
+    }
+
+    @Test("fails a waiting ping when the connection resets")
+    func pingFailsOnReset() async throws {
+        let server = try await PeerServer.start("echo_server.py")
+        defer { server.stop() }
+        let connection = try await transport.open(Endpoint(url: server.url("/")))
+        server.signal(SIGSTOP)
+        let outcome = await withTaskGroup(of: String.self) { group in
+            group.addTask { (try? await connection.receive()).map { "\($0)" } ?? "receive ended" }
+            group.addTask {
+                do {
+                    try await connection.ping()
+                    return "pong"
+                } catch {
+                    return "ping \(error)"
+                }
+            }
+            // The server is frozen: kill it; the kernel resets its connections.
+            try? await ContinuousClock().sleep(for: .milliseconds(100))
+            server.stop()
+            var results: [String] = []
+            for await result in group { results.append(result) }
+            return results.sorted()
+        }
+        #expect(outcome.contains { $0.hasPrefix("ping ") && $0 != "ping cancelled" }, "\(outcome)")
+        #expect(!outcome.contains("pong"))
+    }
+
     @Test("answers the server's ping with a pong carrying the same payload")
     func autoPong() async throws {
         let server = try await SharedPeers.echo
