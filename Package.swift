@@ -71,7 +71,7 @@ let package = Package(
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection"],
-            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py"], swiftSettings: strict),
+            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

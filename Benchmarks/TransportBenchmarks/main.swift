@@ -31,6 +31,7 @@ func startEchoServer() throws -> (Process, Int) {
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = Pipe()  // the server exits when this process does
+    process.standardError = FileHandle.nullDevice
     try process.run()
     var text = ""
     while !text.contains("\n") {
@@ -115,16 +116,33 @@ func run() async throws {
     let (server, port) = try startEchoServer()
     defer { server.terminate() }
     let url = URL(string: "ws://127.0.0.1:\(port)/")!
-    let rounds = 20_000
+    let rounds = 5_000
+    let repetitions = 5
     var echoRows: [String] = []
+    let scripts = root.appendingPathComponent("Benchmarks/TransportBenchmarks").path
     for size in [16, 1024] {
-        let ours = try await ourRoundTrips(url: url, rounds: rounds, size: size)
-        let pythonOutput = shell(
-            "python3 '\(root.path)/Benchmarks/TransportBenchmarks/python_echo_client.py' '\(url.absoluteString)' \(rounds) \(size)")
-        guard let python = Double(pythonOutput) else { throw BenchmarkError("the Python client failed: \(pythonOutput)") }
-        let row = String(format: "| echo round trips/s, %d-byte text | %.0f | %.0f (Python websockets client) | %.2f× |", size, ours, python, ours / python)
+        // Interleaved and repeated, best of each: the cores are shared, and a burst of
+        // someone else's work should not land on one client only.
+        var ours = 0.0, python = 0.0, floor = 0.0
+        for _ in 0..<repetitions {
+            ours = max(ours, try await ourRoundTrips(url: url, rounds: rounds, size: size))
+            let pythonOutput = shell("python3 '\(scripts)/python_echo_client.py' '\(url.absoluteString)' \(rounds) \(size)")
+            let floorOutput = shell("python3 '\(scripts)/python_raw_client.py' \(port) \(rounds) \(size)")
+            guard let pythonRate = Double(pythonOutput), let floorRate = Double(floorOutput) else {
+                throw BenchmarkError("a Python client failed: \(pythonOutput) \(floorOutput)")
+            }
+            python = max(python, pythonRate)
+            floor = max(floor, floorRate)
+        }
+        let row = String(
+            format: "| echo round trips/s, %d-byte text | %.0f | %.0f (Python websockets client) | %.2f× |", size, ours, python, ours / python)
+        // How close each client gets to the rate the server allows a nearly free client.
+        let costRow = String(
+            format: "| share of the server's floor (raw-socket client, %.0f/s), %d-byte | %.0f%% | %.0f%% | |",
+            floor, size, 100 * ours / floor, 100 * python / floor)
         print(row)
-        echoRows.append(row)
+        print(costRow)
+        echoRows += [row, costRow]
     }
     let (decode, copy) = decodeThroughput(passes: 40)
     let decodeRow = String(
@@ -138,6 +156,7 @@ func run() async throws {
 
         - date: \(date)
         - system: \(shell("uname -srm")), \(shell("nproc")) cores, \(cpu.isEmpty ? "unknown CPU" : cpu)
+        - load average at the end (the cores are shared with other builds): \(shell("cut -d' ' -f1-3 /proc/loadavg"))
         - build: `swift run -c release TransportBenchmarks`; server: `Tests/WebSocketTransportTests/Peers/echo_server.py`
           (Python websockets \(shell("python3 -c 'import websockets; print(websockets.__version__)'")), one process, loopback)
 
@@ -147,9 +166,14 @@ func run() async throws {
         \(decodeRow)
 
         Echo: \(rounds) sequential round trips (send, wait for the echo) on one connection after
-        100 warm-up ones, both clients against the same server process in the same run. The
+        100 warm-up ones, all clients against the same server process in the same run,
+        interleaved \(repetitions) times; the best rate of each is reported. The
         server is single-threaded Python, so both clients share its ceiling: the ratio says
-        how much of each round trip the client itself costs, not what a faster server allows.
+        how much faster the whole round trip is, not what a faster server allows. The floor
+        is a raw-socket Python client with no WebSocket library in its loop (pre-encoded
+        frame, blocking `send`/`recv`): the share of its rate a client reaches shows how much
+        of the round trip the client itself costs. Against this single-threaded server no
+        client can exceed about floor / Python-client in the ratio column.
         Decode: 256 frames of 64 KiB fed in 64 KiB reads that do not line up with frame
         boundaries, 40 passes; the baseline copies the same bytes once per pass.
 

@@ -175,16 +175,16 @@ final class TLSStream: ByteStream {
     func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8] {
         while true {
             let step: ReadStep = engine.withLock { engine in
-                var buffer = [UInt8](repeating: 0, count: maximum)
                 ERR_clear_error()
-                let count = buffer.withUnsafeMutableBytes { SSL_read(engine.ssl, $0.baseAddress, Int32(maximum)) }
+                var count: Int32 = 0
+                let buffer = [UInt8](unsafeUninitializedCapacity: maximum) { storage, initialized in
+                    count = SSL_read(engine.ssl, storage.baseAddress, Int32(maximum))
+                    initialized = Int(max(count, 0))
+                }
                 let code = SSL_get_error(engine.ssl, count)
                 // Reading may produce output (TLS 1.3 key updates); it goes out best-effort.
                 if let failure = Self.flush(&engine, socket) { return .failed(failure) }
-                if count > 0 {
-                    buffer.removeLast(maximum - Int(count))
-                    return .data(buffer)
-                }
+                if count > 0 { return .data(buffer) }
                 switch code {
                 case SSL_ERROR_WANT_READ: return .needsInput
                 case SSL_ERROR_ZERO_RETURN: return .endOfStream
