@@ -38,9 +38,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let whole = decode(bytes, chunk: max(1, bytes.count), limit: limit)
     let pieces = decode(bytes, chunk: chunk, limit: limit)
     precondition(whole.0 == pieces.0, "events differ between whole and chunked input")
-    precondition(whole.1?.code == pieces.1?.code, "failure differs: \(String(describing: whole.1)) vs \(String(describing: pieces.1))")
+    precondition(
+        whole.1?.code == pieces.1?.code,
+        "failure differs: \(String(describing: whole.1)) vs \(String(describing: pieces.1))")
     if let failure = whole.1 {
-        precondition([CloseCode.protocolError, .invalidPayload, .messageTooBig].contains(failure.code), "unexpected code \(failure.code)")
+        precondition(
+            [CloseCode.protocolError, .invalidPayload, .messageTooBig].contains(failure.code),
+            "unexpected code \(failure.code)")
     }
     return 0
 }

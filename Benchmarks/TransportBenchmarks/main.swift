@@ -6,7 +6,8 @@ import Foundation
 import LiveConnection
 import WebSocketTransport
 
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 let peers = root.appendingPathComponent("Tests/WebSocketTransportTests/Peers")
 
 func shell(_ command: String) -> String {
@@ -126,7 +127,8 @@ func run() async throws {
         var ours = 0.0, python = 0.0, floor = 0.0
         for _ in 0..<repetitions {
             ours = max(ours, try await ourRoundTrips(url: url, rounds: rounds, size: size))
-            let pythonOutput = shell("python3 '\(scripts)/python_echo_client.py' '\(url.absoluteString)' \(rounds) \(size)")
+            let pythonOutput = shell(
+                "python3 '\(scripts)/python_echo_client.py' '\(url.absoluteString)' \(rounds) \(size)")
             let floorOutput = shell("python3 '\(scripts)/python_raw_client.py' \(port) \(rounds) \(size)")
             guard let pythonRate = Double(pythonOutput), let floorRate = Double(floorOutput) else {
                 throw BenchmarkError("a Python client failed: \(pythonOutput) \(floorOutput)")
@@ -135,7 +137,8 @@ func run() async throws {
             floor = max(floor, floorRate)
         }
         let row = String(
-            format: "| echo round trips/s, %d-byte text | %.0f | %.0f (Python websockets client) | %.2f× |", size, ours, python, ours / python)
+            format: "| echo round trips/s, %d-byte text | %.0f | %.0f (Python websockets client) | %.2f× |", size, ours,
+            python, ours / python)
         // How close each client gets to the rate the server allows a nearly free client.
         let costRow = String(
             format: "| share of the server's floor (raw-socket client, %.0f/s), %d-byte | %.0f%% | %.0f%% | |",
@@ -146,7 +149,8 @@ func run() async throws {
     }
     let (decode, copy) = decodeThroughput(passes: 40)
     let decodeRow = String(
-        format: "| decode 64 KiB binary frames | %.2f GB/s | %.2f GB/s (memcpy of the same bytes) | %.2f× |", decode / 1e9, copy / 1e9, decode / copy)
+        format: "| decode 64 KiB binary frames | %.2f GB/s | %.2f GB/s (memcpy of the same bytes) | %.2f× |",
+        decode / 1e9, copy / 1e9, decode / copy)
     print(decodeRow)
 
     let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").trimmingCharacters(in: .whitespaces)

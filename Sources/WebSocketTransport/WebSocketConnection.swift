@@ -1,5 +1,5 @@
-public import LiveConnection
 import Foundation
+public import LiveConnection
 import Synchronization
 
 /// One open WebSocket connection made by ``WebSocketTransport``.
@@ -312,7 +312,9 @@ public final class WebSocketConnection: TransportConnection {
             case .ended, .failure, .event(.close): return
             case .event: continue
             case .needsMore:
-                guard let bytes = try? await stream.read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty else { return }
+                guard let bytes = try? await stream.read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty else {
+                    return
+                }
                 state.withLock { $0.decoder.append(bytes) }
             }
         }

@@ -1,5 +1,5 @@
-public import LiveConnection
 import Foundation
+public import LiveConnection
 import Synchronization
 
 /// The real ``LiveConnection/Transport``: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
@@ -27,7 +27,8 @@ public struct WebSocketTransport: Transport {
         public var tls: TLSConfiguration
 
         public init(
-            connectTimeout: Duration = .seconds(10), maxMessageSize: Int = 1 << 20, closeTimeout: Duration = .seconds(2),
+            connectTimeout: Duration = .seconds(10), maxMessageSize: Int = 1 << 20,
+            closeTimeout: Duration = .seconds(2),
             tls: TLSConfiguration = TLSConfiguration()
         ) {
             self.connectTimeout = connectTimeout
@@ -40,7 +41,9 @@ public struct WebSocketTransport: Transport {
     public var configuration: Configuration
     private let random: SharedRandom
 
-    public init(configuration: Configuration = Configuration(), random: some RandomSource & Sendable = SystemRandomSource()) {
+    public init(
+        configuration: Configuration = Configuration(), random: some RandomSource & Sendable = SystemRandomSource()
+    ) {
         self.configuration = configuration
         self.random = SharedRandom(random)
     }
@@ -57,7 +60,8 @@ public struct WebSocketTransport: Transport {
         let socket = try await TCPSocket.connect(host: request.target.host, port: request.target.port, until: deadline)
         let stream: any ByteStream =
             request.target.isSecure
-            ? try await TLSStream.handshake(over: socket, host: request.target.host, configuration: configuration.tls, until: deadline)
+            ? try await TLSStream.handshake(
+                over: socket, host: request.target.host, configuration: configuration.tls, until: deadline)
             : socket
         do throws(TransportError) {
             try await stream.write(request.bytes, until: deadline)
@@ -67,10 +71,13 @@ public struct WebSocketTransport: Transport {
                     let subprotocol = try response.validate(for: request)
                     return WebSocketConnection(
                         stream: stream, subprotocol: subprotocol, leftover: Array(received[consumed...]),
-                        maxMessageSize: configuration.maxMessageSize, random: random.split(), closeTimeout: configuration.closeTimeout)
+                        maxMessageSize: configuration.maxMessageSize, random: random.split(),
+                        closeTimeout: configuration.closeTimeout)
                 }
                 let bytes = try await stream.read(maximum: 4096, until: deadline)
-                if bytes.isEmpty { throw TransportError.handshakeInvalid("the server closed the connection during the handshake") }
+                if bytes.isEmpty {
+                    throw TransportError.handshakeInvalid("the server closed the connection during the handshake")
+                }
                 received += bytes
             }
         } catch {

@@ -46,7 +46,9 @@ extension Command {
         return .nanoseconds(Int64(value * 1e9))
     }
 
-    private static func watch(_ manager: ConnectionManager, endpoint: Endpoint, topics: [String], duration: Duration?) async -> Int32 {
+    private static func watch(_ manager: ConnectionManager, endpoint: Endpoint, topics: [String], duration: Duration?)
+        async -> Int32
+    {
         let clock = ContinuousClock()
         let start = clock.now
         await withTaskGroup(of: Void.self) { group in
@@ -61,7 +63,8 @@ extension Command {
                 for await event in events {
                     let seconds = Double(start.duration(to: clock.now).nanoseconds) / 1e9
                     // Unbuffered, so a pipe sees each event as it happens.
-                    FileHandle.standardOutput.write(Data((String(format: "%8.3f ", seconds) + event.description + "\n").utf8))
+                    FileHandle.standardOutput.write(
+                        Data((String(format: "%8.3f ", seconds) + event.description + "\n").utf8))
                     if case .phase(.stopped) = event { return }
                 }
             }

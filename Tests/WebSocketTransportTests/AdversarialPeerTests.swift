@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import Testing
+
 @testable import WebSocketTransport
 
 /// What the client should report for a scenario, and what the server should have received back.
@@ -27,7 +28,8 @@ struct AdversarialPeerTests {
 
     static let scenarios: [Scenario] = [
         Scenario(
-            name: "text-lengths", group: 1, messages: [0, 125, 126, 65535, 65536].map { .text(String(repeating: "x", count: $0)) },
+            name: "text-lengths", group: 1,
+            messages: [0, 125, 126, 65535, 65536].map { .text(String(repeating: "x", count: $0)) },
             ending: normalEnd, record: ["close 1000"]),
         Scenario(
             name: "binary-lengths", group: 1,
@@ -38,9 +40,11 @@ struct AdversarialPeerTests {
             record: ["close 1000"]),
         Scenario(name: "ping", group: 2, ending: normalEnd, record: ["pong 616263", "close 1000"]),
         Scenario(
-            name: "ping-125", group: 2, ending: normalEnd, record: ["pong " + String(repeating: "70", count: 125), "close 1000"]),
+            name: "ping-125", group: 2, ending: normalEnd,
+            record: ["pong " + String(repeating: "70", count: 125), "close 1000"]),
         .failing("ping-126", group: 2, .protocolError),
-        Scenario(name: "unsolicited-pong", group: 2, messages: [.text("after")], ending: normalEnd, record: ["close 1000"]),
+        Scenario(
+            name: "unsolicited-pong", group: 2, messages: [.text("after")], ending: normalEnd, record: ["close 1000"]),
         .failing("rsv1", group: 3, .protocolError),
         .failing("rsv2", group: 3, .protocolError),
         .failing("rsv3-ping", group: 3, .protocolError),
@@ -56,11 +60,14 @@ struct AdversarialPeerTests {
         .failing("text-inside-fragments", group: 5, .protocolError),
         .failing("bad-utf8", group: 6, .invalidPayload),
         .failing("bad-utf8-fragmented", group: 6, .invalidPayload),
-        Scenario(name: "good-utf8-fragmented", group: 6, messages: [.text("κόσμε 𝄞 €")], ending: normalEnd, record: ["close 1000"]),
+        Scenario(
+            name: "good-utf8-fragmented", group: 6, messages: [.text("κόσμε 𝄞 €")], ending: normalEnd,
+            record: ["close 1000"]),
         Scenario(
             name: "close-4001", group: 7, ending: .success(.closed(code: .tokenExpired, reason: "token expired")),
             record: ["close 4001"]),
-        Scenario(name: "close-empty", group: 7, ending: .success(.closed(code: 1005, reason: "")), record: ["close 1005"]),
+        Scenario(
+            name: "close-empty", group: 7, ending: .success(.closed(code: 1005, reason: "")), record: ["close 1005"]),
         .failing("close-1-byte", group: 7, .protocolError),
         .failing("close-999", group: 7, .protocolError),
         .failing("close-1005", group: 7, .protocolError),
@@ -71,7 +78,8 @@ struct AdversarialPeerTests {
         .failing("close-bad-reason", group: 7, .invalidPayload),
         Scenario(name: "close-then-text", group: 7, ending: normalEnd, record: ["close 1000"]),
         Scenario(
-            name: "message-2mib", group: 9, messages: [.binary(Data(count: 2 << 20))], ending: normalEnd, record: ["close 1000"],
+            name: "message-2mib", group: 9, messages: [.binary(Data(count: 2 << 20))], ending: normalEnd,
+            record: ["close 1000"],
             maxMessageSize: 4 << 20),
         .failing("message-2mib", group: 9, .messageTooBig),
         .failing("length-2-62", group: 9, .messageTooBig),
@@ -105,8 +113,11 @@ struct AdversarialPeerTests {
     @Test("refuses a subprotocol the client did not offer")
     func badSubprotocol() async throws {
         let server = try await SharedPeers.adversarial
-        await #expect(throws: TransportError.handshakeInvalid("the server chose subprotocol 'evil', which was not offered")) {
-            try await WebSocketTransport().open(Endpoint(url: server.url("/case/bad-subprotocol"), subprotocols: ["good"]))
+        await #expect(
+            throws: TransportError.handshakeInvalid("the server chose subprotocol 'evil', which was not offered")
+        ) {
+            try await WebSocketTransport().open(
+                Endpoint(url: server.url("/case/bad-subprotocol"), subprotocols: ["good"]))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import Testing
+
 @testable import WebSocketTransport
 
 /// Receives until the connection ends; returns the messages and how it ended.
@@ -56,7 +57,9 @@ struct EchoPeerTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for sender in 0..<8 {
                 group.addTask {
-                    for index in 0..<50 { try await connection.send(.text("\(sender):\(index):" + String(repeating: "x", count: 3000))) }
+                    for index in 0..<50 {
+                        try await connection.send(.text("\(sender):\(index):" + String(repeating: "x", count: 3000)))
+                    }
                 }
             }
             try await group.waitForAll()
@@ -172,7 +175,8 @@ struct EchoPeerTests {
     func headersAndSubprotocol() async throws {
         let server = try await PeerServer.start("echo_server.py", ["--subprotocol", "v2.live"])
         defer { server.stop() }
-        let endpoint = Endpoint(url: server.url("/"), headers: [.init("Authorization", "Bearer abc")], subprotocols: ["v1.live", "v2.live"])
+        let endpoint = Endpoint(
+            url: server.url("/"), headers: [.init("Authorization", "Bearer abc")], subprotocols: ["v1.live", "v2.live"])
         let connection = try await transport.open(endpoint)
         #expect(connection.subprotocol == "v2.live")
         try await connection.send(.text("!headers"))
@@ -218,7 +222,9 @@ struct EchoPeerTests {
         defer { server.stop() }
         server.signal(SIGSTOP)
         let quick = WebSocketTransport(configuration: .init(connectTimeout: .milliseconds(300)))
-        await #expect(throws: TransportError.reset(errno: "ETIMEDOUT")) { try await quick.open(Endpoint(url: server.url("/"))) }
+        await #expect(throws: TransportError.reset(errno: "ETIMEDOUT")) {
+            try await quick.open(Endpoint(url: server.url("/")))
+        }
     }
 
     @Test("a frozen server (SIGSTOP) yields nothing until the ping deadline; thawed, it answers again")

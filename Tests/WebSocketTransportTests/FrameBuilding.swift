@@ -1,4 +1,5 @@
 import LiveConnection
+
 @testable import WebSocketTransport
 
 /// Builds raw server frames, including ones no correct server would send.
@@ -15,7 +16,9 @@ func serverFrame(
         frame += [maskBit | 126, UInt8(length >> 8), UInt8(length & 0xFF)]
     } else {
         frame.append(maskBit | 127)
-        for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8(truncatingIfNeeded: length >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            frame.append(UInt8(truncatingIfNeeded: length >> UInt64(shift)))
+        }
     }
     var body = payload
     if let maskKey {
@@ -26,7 +29,8 @@ func serverFrame(
 }
 
 /// Feeds bytes in chunks of `chunk` and collects every event until a failure or the end.
-func decodeAll(_ bytes: [UInt8], chunk: Int = .max, maxMessageSize: Int = 1 << 20) -> ([InboundEvent], ProtocolFailure?) {
+func decodeAll(_ bytes: [UInt8], chunk: Int = .max, maxMessageSize: Int = 1 << 20) -> ([InboundEvent], ProtocolFailure?)
+{
     var decoder = FrameDecoder(maxMessageSize: maxMessageSize)
     var events: [InboundEvent] = []
     var index = 0

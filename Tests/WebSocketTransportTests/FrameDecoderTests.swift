@@ -1,11 +1,14 @@
 import Foundation
 import LiveConnection
 import Testing
+
 @testable import WebSocketTransport
 
 @Suite("Frame decoder")
 struct FrameDecoderTests {
-    @Test("decodes text and binary at the length-encoding boundaries", arguments: [0, 1, 125, 126, 127, 65535, 65536, 100_000])
+    @Test(
+        "decodes text and binary at the length-encoding boundaries",
+        arguments: [0, 1, 125, 126, 127, 65535, 65536, 100_000])
     func lengths(length: Int) {
         let text = String(repeating: "x", count: length)
         let binary = (0..<length).map { UInt8(truncatingIfNeeded: $0) }
@@ -17,7 +20,8 @@ struct FrameDecoderTests {
 
     @Test("decodes the same stream fed one byte at a time")
     func byteByByte() {
-        let bytes = serverFrame(opcode: 1, Array("hé".utf8), final: false) + serverFrame(opcode: 9, [7])
+        let bytes =
+            serverFrame(opcode: 1, Array("hé".utf8), final: false) + serverFrame(opcode: 9, [7])
             + serverFrame(opcode: 0, Array("llo".utf8)) + serverFrame(opcode: 2, Array(repeating: 5, count: 300))
         let (events, failure) = decodeAll(bytes, chunk: 1)
         #expect(failure == nil)
@@ -26,7 +30,8 @@ struct FrameDecoderTests {
 
     @Test("reassembles fragments with control frames between them")
     func fragmentsWithControls() {
-        let bytes = serverFrame(opcode: 2, [1, 2], final: false) + serverFrame(opcode: 9, Array("p".utf8))
+        let bytes =
+            serverFrame(opcode: 2, [1, 2], final: false) + serverFrame(opcode: 9, Array("p".utf8))
             + serverFrame(opcode: 0, [3], final: false) + serverFrame(opcode: 10, [])
             + serverFrame(opcode: 0, [4])
         let (events, failure) = decodeAll(bytes)
@@ -57,15 +62,20 @@ struct FrameDecoderTests {
         #expect(failure?.code == .protocolError, "\(name): \(String(describing: failure))")
     }
 
-    @Test("fails with 1002 on close codes that may not be sent", arguments: [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535])
+    @Test(
+        "fails with 1002 on close codes that may not be sent",
+        arguments: [0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535])
     func invalidCloseCodes(code: Int) {
         let (_, failure) = decodeAll(serverFrame(opcode: 8, [UInt8(code >> 8), UInt8(code & 0xFF)]))
         #expect(failure?.code == .protocolError)
     }
 
-    @Test("reports valid close codes with their reason", arguments: [1000, 1001, 1003, 1007, 1011, 1014, 3000, 4001, 4999])
+    @Test(
+        "reports valid close codes with their reason",
+        arguments: [1000, 1001, 1003, 1007, 1011, 1014, 3000, 4001, 4999])
     func validCloseCodes(code: Int) {
-        let (events, failure) = decodeAll(serverFrame(opcode: 8, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array("bye ✓".utf8)))
+        let (events, failure) = decodeAll(
+            serverFrame(opcode: 8, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array("bye ✓".utf8)))
         #expect(failure == nil)
         #expect(events == [.close(ClosePayload(code: CloseCode(UInt16(code)), reason: "bye ✓"))])
     }
@@ -88,9 +98,12 @@ struct FrameDecoderTests {
 
     static let badText: [UInt8] = Array("κόσμε".utf8) + [0xED, 0xA0, 0x80] + Array("edited".utf8)
 
-    @Test("fails with 1007 on invalid UTF-8 split into two fragments at every byte boundary", arguments: 0...badText.count)
+    @Test(
+        "fails with 1007 on invalid UTF-8 split into two fragments at every byte boundary", arguments: 0...badText.count
+    )
     func badUTF8Fragmented(split: Int) {
-        let bytes = serverFrame(opcode: 1, Array(Self.badText[..<split]), final: false)
+        let bytes =
+            serverFrame(opcode: 1, Array(Self.badText[..<split]), final: false)
             + serverFrame(opcode: 0, Array(Self.badText[split...]))
         let (events, failure) = decodeAll(bytes)
         #expect(events.isEmpty)
@@ -101,7 +114,8 @@ struct FrameDecoderTests {
 
     @Test("accepts valid UTF-8 split into two fragments at every byte boundary", arguments: 0...goodText.count)
     func goodUTF8Fragmented(split: Int) {
-        let bytes = serverFrame(opcode: 1, Array(Self.goodText[..<split]), final: false)
+        let bytes =
+            serverFrame(opcode: 1, Array(Self.goodText[..<split]), final: false)
             + serverFrame(opcode: 0, Array(Self.goodText[split...]))
         #expect(decodeAll(bytes).0 == [.message(.text("κόσμε 𝄞 €"))])
     }
@@ -115,7 +129,8 @@ struct FrameDecoderTests {
     @Test("fails fast inside a frame: bad UTF-8 fails before the rest of its frame arrives")
     func failFastInsideFrame() {
         var decoder = FrameDecoder()
-        let frame = serverFrame(opcode: 1, Array("valid start ".utf8) + [0xC0, 0xAF] + Array(repeating: 0x61, count: 200))
+        let frame = serverFrame(
+            opcode: 1, Array("valid start ".utf8) + [0xC0, 0xAF] + Array(repeating: 0x61, count: 200))
         decoder.append(frame[..<20])  // header and the bad bytes; 190 bytes still to come
         #expect(throws: ProtocolFailure.self) { try decoder.nextEvent() }
     }
@@ -123,7 +138,8 @@ struct FrameDecoderTests {
     @Test("decodes valid text fed one byte at a time inside frames and fragments")
     func earlyValidationKeepsValidText() {
         let text = Array("κόσμε 𝄞 € and some ASCII".utf8)
-        let bytes = serverFrame(opcode: 1, Array(text[..<7]), final: false) + serverFrame(opcode: 9, [1])
+        let bytes =
+            serverFrame(opcode: 1, Array(text[..<7]), final: false) + serverFrame(opcode: 9, [1])
             + serverFrame(opcode: 0, Array(text[7...])) + serverFrame(opcode: 1, text)
         let (events, failure) = decodeAll(bytes, chunk: 1)
         #expect(failure == nil)
@@ -147,7 +163,8 @@ struct FrameDecoderTests {
 
     @Test("fails with 1009 when fragments add up to more than the limit")
     func oversizedFragments() {
-        let bytes = serverFrame(opcode: 2, Array(repeating: 1, count: 600), final: false)
+        let bytes =
+            serverFrame(opcode: 2, Array(repeating: 1, count: 600), final: false)
             + serverFrame(opcode: 0, Array(repeating: 1, count: 600))
         #expect(decodeAll(bytes, maxMessageSize: 1000).1?.code == .messageTooBig)
         #expect(decodeAll(bytes, maxMessageSize: 1200).1 == nil)

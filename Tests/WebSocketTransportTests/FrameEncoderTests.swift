@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import Testing
+
 @testable import WebSocketTransport
 
 @Suite("Frame encoder")

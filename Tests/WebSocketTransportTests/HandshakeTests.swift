@@ -1,13 +1,15 @@
 import Foundation
 import LiveConnection
 import Testing
+
 @testable import WebSocketTransport
 
 @Suite("Opening handshake")
 struct HandshakeTests {
     static let request = HandshakeRequest(
         target: WebSocketURL(host: "server.example.com", port: 8080, isSecure: false, resource: "/chat?room=1"),
-        key: "dGhlIHNhbXBsZSBub25jZQ==", headers: [.init("Authorization", "Bearer abc")], subprotocols: ["chat", "superchat"])
+        key: "dGhlIHNhbXBsZSBub25jZQ==", headers: [.init("Authorization", "Bearer abc")],
+        subprotocols: ["chat", "superchat"])
 
     static func response(_ lines: [String]) -> [UInt8] { Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) }
 
@@ -20,8 +22,10 @@ struct HandshakeTests {
     func requestBytes() {
         let text = String(decoding: Self.request.bytes, as: UTF8.self)
         #expect(text.hasPrefix("GET /chat?room=1 HTTP/1.1\r\nHost: server.example.com:8080\r\n"))
-        for line in ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
-                     "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: chat, superchat", "Authorization: Bearer abc"] {
+        for line in [
+            "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+            "Sec-WebSocket-Version: 13", "Sec-WebSocket-Protocol: chat, superchat", "Authorization: Bearer abc",
+        ] {
             #expect(text.contains("\r\n\(line)\r\n"), "\(line)")
         }
         #expect(text.hasSuffix("\r\n\r\n"))
@@ -68,7 +72,9 @@ struct HandshakeTests {
     func invalid(lines: [String]) throws {
         let (response, _) = try #require(try HandshakeResponse.parse(Self.response(lines)))
         #expect(throws: TransportError.self) { try response.validate(for: Self.request) }
-        do { _ = try response.validate(for: Self.request) } catch { if case .handshakeInvalid = error {} else { Issue.record("\(error)") } }
+        do { _ = try response.validate(for: Self.request) } catch {
+            if case .handshakeInvalid = error {} else { Issue.record("\(error)") }
+        }
     }
 
     @Test("refuses a head that never ends instead of buffering it")

@@ -1,12 +1,15 @@
 import Foundation
 import LiveConnection
 import Testing
+
 @testable import WebSocketTransport
 
 /// Collects a manager's events so a test can wait for one and then read the whole log.
 actor EventLog {
     private(set) var events: [ConnectionEvent] = []
-    private var waiters: [(predicate: @Sendable (ConnectionEvent) -> Bool, from: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters:
+        [(predicate: @Sendable (ConnectionEvent) -> Bool, from: Int, continuation: CheckedContinuation<Void, Never>)] =
+            []
 
     func record(_ event: ConnectionEvent) {
         events.append(event)
@@ -105,11 +108,12 @@ struct ManagerPeerTests {
             let text = if case .text(let text) = message { text } else { "" }
             return "\(sequence ?? 0) \(text)"
         }
-        #expect(delivered == [
-            #"1 {"seq": 1, "topic": "loans", "data": "first"}"#,
-            #"2 {"seq": 2, "topic": "loans", "data": "second"}"#,
-            #"3 {"seq": 3, "topic": "loans", "data": "missed"}"#,
-        ])
+        #expect(
+            delivered == [
+                #"1 {"seq": 1, "topic": "loans", "data": "first"}"#,
+                #"2 {"seq": 2, "topic": "loans", "data": "second"}"#,
+                #"3 {"seq": 3, "topic": "loans", "data": "missed"}"#,
+            ])
         let reasons = await log.phases.compactMap { if case .waiting(let reason, _) = $0 { reason } else { nil } }
         #expect(reasons == ["error ECONNRESET", "error ECONNRESET"])
         #expect(await log.phases.filter { $0 == .open }.count == 3)

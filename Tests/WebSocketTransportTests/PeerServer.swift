@@ -31,7 +31,8 @@ final class PeerServer: @unchecked Sendable {
         if: pythonPeersAvailable || ProcessInfo.processInfo.environment["CI"] != nil,
         "needs python3 with the PyPI packages websockets and wsproto: pip install websockets wsproto")
 
-    static let peersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers")
+    static let peersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Peers")
 
     private init(port: Int, process: Process, stdinPipe: Pipe) {
         self.port = port
@@ -62,7 +63,8 @@ final class PeerServer: @unchecked Sendable {
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+        guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "), let port = Int(line.dropFirst(5))
+        else {
             process.terminate()
             throw PeerError.noPort(script: script, output: text)
         }
@@ -90,7 +92,8 @@ final class PeerServer: @unchecked Sendable {
         case certificates
         var description: String {
             switch self {
-            case .pythonPackagesMissing: "python3 with websockets and wsproto is required (pip install websockets wsproto)"
+            case .pythonPackagesMissing:
+                "python3 with websockets and wsproto is required (pip install websockets wsproto)"
             case .certificates: "openssl could not make the test certificates"
             case .noPort(let script, let output): "\(script) did not print its port; output: \(output)"
             }

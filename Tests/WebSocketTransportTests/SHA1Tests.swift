@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WebSocketTransport
 
 func hex(_ bytes: [UInt8]) -> String {
@@ -17,8 +18,10 @@ struct SHA1Tests {
             ("abc", 1, "a9993e364706816aba3e25717850c26c9cd0d89d"),
             ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
             ("a", 1_000_000, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"),
-            ("0123456701234567012345670123456701234567012345670123456701234567", 10,
-             "dea356a2cddd90c7a7ecedc5ebb563934f460452"),
+            (
+                "0123456701234567012345670123456701234567012345670123456701234567", 10,
+                "dea356a2cddd90c7a7ecedc5ebb563934f460452"
+            ),
         ])
     func rfc3174(text: String, repeats: Int, digest: String) {
         let message = Array(String(repeating: text, count: repeats).utf8)

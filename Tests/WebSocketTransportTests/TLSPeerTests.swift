@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import Testing
+
 @testable import WebSocketTransport
 
 /// A throwaway CA and two server certificates, made with the `openssl` command at test time.
@@ -46,11 +47,14 @@ struct TestCertificates {
 
 @Suite("Transport over TLS (wss://) against the Python websockets server", PeerServer.enabledTrait)
 struct TLSPeerTests {
-    @Test("echoes over wss:// when the test CA is trusted, by IP address and by host name", arguments: ["127.0.0.1", "localhost"])
+    @Test(
+        "echoes over wss:// when the test CA is trusted, by IP address and by host name",
+        arguments: ["127.0.0.1", "localhost"])
     func echo(host: String) async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try await PeerServer.start("echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
+        let server = try await PeerServer.start(
+            "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
         defer { server.stop() }
         let transport = WebSocketTransport(configuration: .init(tls: TLSConfiguration(trusting: [certificates.caPEM])))
         let url = try #require(URL(string: "wss://\(host):\(server.port)/"))
@@ -68,7 +72,8 @@ struct TLSPeerTests {
     func untrusted() async throws {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
-        let server = try await PeerServer.start("echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
+        let server = try await PeerServer.start(
+            "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
         defer { server.stop() }
         let error = await #expect(throws: TransportError.self) {
             try await WebSocketTransport().open(Endpoint(url: server.url("/", secure: true)))
@@ -88,7 +93,9 @@ struct TLSPeerTests {
             "echo_server.py", ["--tls", certificates.path("wronghost.pem"), certificates.path("wronghost.key")])
         defer { server.stop() }
         let transport = WebSocketTransport(configuration: .init(tls: TLSConfiguration(trusting: [certificates.caPEM])))
-        let error = await #expect(throws: TransportError.self) { try await transport.open(Endpoint(url: server.url("/", secure: true))) }
+        let error = await #expect(throws: TransportError.self) {
+            try await transport.open(Endpoint(url: server.url("/", secure: true)))
+        }
         guard case .tls(let detail) = error else {
             Issue.record("expected a TLS error, got \(String(describing: error))")
             return

@@ -111,7 +111,8 @@ public struct FrameDecoder: Sendable {
             let already = UInt64(fragments.count)
             // payloadLength < 2^63 (the header checked the top bit), so the sum cannot overflow.
             guard already + header.payloadLength <= UInt64(maxMessageSize) else {
-                throw .tooBig("message of at least \(already + header.payloadLength) bytes over the limit of \(maxMessageSize)")
+                throw .tooBig(
+                    "message of at least \(already + header.payloadLength) bytes over the limit of \(maxMessageSize)")
             }
         }
         let length = Int(header.payloadLength)
@@ -125,7 +126,8 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Validates the part of an incomplete text frame that has arrived.
-    private mutating func validateEarly(_ header: FrameHeader, payloadStart: Int, arrived: Int) throws(ProtocolFailure) {
+    private mutating func validateEarly(_ header: FrameHeader, payloadStart: Int, arrived: Int) throws(ProtocolFailure)
+    {
         guard arrived > validatedPayloadBytes else { return }
         switch header.opcode {
         case .text:
@@ -140,7 +142,9 @@ public struct FrameDecoder: Sendable {
         validatedPayloadBytes = arrived
     }
 
-    private mutating func handle(_ header: FrameHeader, _ payload: Range<Int>, validated: Int) throws(ProtocolFailure) -> InboundEvent? {
+    private mutating func handle(_ header: FrameHeader, _ payload: Range<Int>, validated: Int) throws(ProtocolFailure)
+        -> InboundEvent?
+    {
         let unvalidated = payload.lowerBound + validated..<payload.upperBound
         switch header.opcode {
         case .ping: return .ping(Array(buffer[payload]))
@@ -162,7 +166,9 @@ public struct FrameDecoder: Sendable {
             fragments.append(contentsOf: buffer[payload])
             return nil
         case .continuation:
-            guard let opcode = fragmentedOpcode else { throw .protocolError("a continuation frame with no message to continue") }
+            guard let opcode = fragmentedOpcode else {
+                throw .protocolError("a continuation frame with no message to continue")
+            }
             if opcode == .text { try validateText(unvalidated, final: header.isFinal) }
             fragments.append(contentsOf: buffer[payload])
             guard header.isFinal else { return nil }
@@ -170,7 +176,8 @@ public struct FrameDecoder: Sendable {
                 fragments.removeAll(keepingCapacity: false)
                 fragmentedOpcode = nil
             }
-            return .message(opcode == .text ? .text(String(decoding: fragments, as: UTF8.self)) : .binary(Data(fragments)))
+            return .message(
+                opcode == .text ? .text(String(decoding: fragments, as: UTF8.self)) : .binary(Data(fragments)))
         }
     }
 

@@ -37,7 +37,9 @@ public enum FrameEncoder {
                 frame.append(UInt8(truncatingIfNeeded: UInt64(length) >> UInt64(shift)))
             }
         }
-        let key: [UInt8] = [UInt8(maskKey >> 24), UInt8(maskKey >> 16 & 0xFF), UInt8(maskKey >> 8 & 0xFF), UInt8(maskKey & 0xFF)]
+        let key: [UInt8] = [
+            UInt8(maskKey >> 24), UInt8(maskKey >> 16 & 0xFF), UInt8(maskKey >> 8 & 0xFF), UInt8(maskKey & 0xFF),
+        ]
         frame += key
         let payloadStart = frame.count
         frame.append(contentsOf: payload)

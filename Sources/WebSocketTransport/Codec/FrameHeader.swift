@@ -58,11 +58,13 @@ public struct FrameHeader: Hashable, Sendable {
         var maskKey: UInt32?
         if masked {
             guard bytes.count >= offset + 4 else { return nil }
-            maskKey = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
+            maskKey =
+                UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
                 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
             offset += 4
         }
-        return FrameHeader(isFinal: isFinal, opcode: opcode, maskKey: maskKey, payloadLength: length, headerLength: offset)
+        return FrameHeader(
+            isFinal: isFinal, opcode: opcode, maskKey: maskKey, payloadLength: length, headerLength: offset)
     }
 
     /// Convenience for tests and tools: parses from an array.

@@ -25,7 +25,9 @@ public struct HandshakeRequest: Hashable, Sendable {
 
     /// A request for an endpoint; fails on a URL that is not ws:// or wss:// with a host.
     public init(endpoint: Endpoint, key: String) throws(TransportError) {
-        try self.init(target: WebSocketURL(endpoint.url), key: key, headers: endpoint.headers, subprotocols: endpoint.subprotocols)
+        try self.init(
+            target: WebSocketURL(endpoint.url), key: key, headers: endpoint.headers, subprotocols: endpoint.subprotocols
+        )
     }
 
     /// A fresh `Sec-WebSocket-Key`: 16 bytes from two random words, base64-encoded.
@@ -33,7 +35,9 @@ public struct HandshakeRequest: Hashable, Sendable {
         var bytes: [UInt8] = []
         for _ in 0..<2 {
             let word = random.nextWord()
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
         return Data(bytes).base64EncodedString()
     }

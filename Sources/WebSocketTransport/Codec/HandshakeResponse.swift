@@ -1,5 +1,5 @@
-public import LiveConnection
 import Foundation
+public import LiveConnection
 
 /// The server's answer to the opening handshake, parsed from the bytes before the first frame.
 ///
@@ -33,14 +33,17 @@ public struct HandshakeResponse: Hashable, Sendable {
     public static func parse(_ bytes: some Collection<UInt8>) throws(TransportError) -> (HandshakeResponse, Int)? {
         let array = Array(bytes)
         guard let end = headEnd(in: array) else {
-            if array.count > maximumHeadLength { throw .handshakeInvalid("response head longer than \(maximumHeadLength) bytes") }
+            if array.count > maximumHeadLength {
+                throw .handshakeInvalid("response head longer than \(maximumHeadLength) bytes")
+            }
             return nil
         }
         let text = String(decoding: array[..<end], as: UTF8.self)
         var lines = text.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...599).contains(status) else {
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...599).contains(status)
+        else {
             throw .handshakeInvalid("bad status line '\(statusLine)'")
         }
         var headers: [Endpoint.Header] = []
@@ -83,7 +86,8 @@ public struct HandshakeResponse: Hashable, Sendable {
         let chosen = values(of: "sec-websocket-protocol")
         guard let subprotocol = chosen.first else { return nil }
         guard chosen.count == 1, request.subprotocols.contains(subprotocol) else {
-            throw .handshakeInvalid("the server chose subprotocol '\(chosen.joined(separator: ","))', which was not offered")
+            throw .handshakeInvalid(
+                "the server chose subprotocol '\(chosen.joined(separator: ","))', which was not offered")
         }
         return subprotocol
     }

@@ -59,7 +59,9 @@ final class AsyncSerialLock: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { state in
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) { return Optional(state.waiters.remove(at: index)) }
+                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+                    return Optional(state.waiters.remove(at: index))
+                }
                 if state.registering.contains(id) { state.cancelledEarly.insert(id) }
                 return nil
             }

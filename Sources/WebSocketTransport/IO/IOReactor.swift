@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Parks tasks until a socket is readable or writable, on one `poll(2)` thread.
@@ -73,7 +73,9 @@ final class IOReactor: Sendable {
     }
 
     /// Waits until `descriptor` is ready for `interest`, the deadline passes, or the task is cancelled.
-    func wait(for interest: Interest, on descriptor: Int32, until deadline: ContinuousClock.Instant? = nil) async -> Outcome {
+    func wait(for interest: Interest, on descriptor: Int32, until deadline: ContinuousClock.Instant? = nil) async
+        -> Outcome
+    {
         let id = state.withLock { state in
             state.nextID += 1
             state.registering.insert(state.nextID)
@@ -86,7 +88,9 @@ final class IOReactor: Sendable {
                     state.registering.remove(id)
                     if state.cancelledEarly.remove(id) != nil { return true }
                     state.waiters.append(
-                        Waiter(id: id, descriptor: descriptor, events: events, deadline: deadline, continuation: continuation))
+                        Waiter(
+                            id: id, descriptor: descriptor, events: events, deadline: deadline,
+                            continuation: continuation))
                     return false
                 }
                 if cancelled {

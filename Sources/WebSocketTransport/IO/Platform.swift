@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // The POSIX calls whose names our types also use (`connect`, `shutdown`, `close`),
@@ -9,24 +9,24 @@ import Darwin
 
 func posixClose(_ descriptor: Int32) {
     #if canImport(Glibc)
-    _ = Glibc.close(descriptor)
+        _ = Glibc.close(descriptor)
     #else
-    _ = Darwin.close(descriptor)
+        _ = Darwin.close(descriptor)
     #endif
 }
 
 func posixShutdown(_ descriptor: Int32) {
     #if canImport(Glibc)
-    _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
     #else
-    _ = Darwin.shutdown(descriptor, SHUT_RDWR)
+        _ = Darwin.shutdown(descriptor, SHUT_RDWR)
     #endif
 }
 
 func posixConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     #if canImport(Glibc)
-    Glibc.connect(descriptor, address, length)
+        Glibc.connect(descriptor, address, length)
     #else
-    Darwin.connect(descriptor, address, length)
+        Darwin.connect(descriptor, address, length)
     #endif
 }

@@ -2,9 +2,9 @@ import LiveConnection
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A non-blocking TCP socket whose waits go through the ``IOReactor``.
@@ -24,7 +24,9 @@ final class TCPSocket: ByteStream {
     deinit { posixClose(descriptor) }
 
     /// Connects to the first address that answers, in resolver order.
-    static func connect(host: String, port: UInt16, until deadline: ContinuousClock.Instant) async throws(TransportError) -> TCPSocket {
+    static func connect(host: String, port: UInt16, until deadline: ContinuousClock.Instant)
+        async throws(TransportError) -> TCPSocket
+    {
         let addresses = try await Resolver.resolve(host: host, port: port)
         var lastError = TransportError.unresolvable(host: host)
         for address in addresses {
@@ -39,11 +41,13 @@ final class TCPSocket: ByteStream {
         throw lastError
     }
 
-    private static func connect(to address: SocketAddress, until deadline: ContinuousClock.Instant) async throws(TransportError) -> TCPSocket {
+    private static func connect(to address: SocketAddress, until deadline: ContinuousClock.Instant)
+        async throws(TransportError) -> TCPSocket
+    {
         #if canImport(Glibc)
-        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let descriptor = socket(address.family, SOCK_STREAM, 0)
+            let descriptor = socket(address.family, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw .reset(errno: errnoName(errno)) }
         let socket = TCPSocket(descriptor: descriptor)
@@ -52,7 +56,7 @@ final class TCPSocket: ByteStream {
         // Frames are written whole; Nagle would only delay pings and small messages.
         _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         #if canImport(Darwin)
-        _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
         let status = address.withSockaddr { pointer, length in posixConnect(descriptor, pointer, length) }
         if status != 0 {
@@ -142,10 +146,10 @@ final class TCPSocket: ByteStream {
     }
 
     #if canImport(Glibc)
-    /// No SIGPIPE on a write to a reset connection: the error comes back as EPIPE instead.
-    private static let sendFlags = Int32(MSG_NOSIGNAL)
+        /// No SIGPIPE on a write to a reset connection: the error comes back as EPIPE instead.
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
-    private static let sendFlags: Int32 = 0
+        private static let sendFlags: Int32 = 0
     #endif
 }
 

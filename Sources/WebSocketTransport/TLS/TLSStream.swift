@@ -3,9 +3,9 @@ import LiveConnection
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// TLS over a ``TCPSocket`` through the system OpenSSL, with memory BIOs.
@@ -44,7 +44,8 @@ final class TLSStream: ByteStream {
     ) async throws(TransportError) -> TLSStream {
         let context = try makeContext(configuration)
         defer { SSL_CTX_free(context) }
-        guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
+        guard let ssl = SSL_new(context), let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem())
+        else {
             throw .tls("cannot create a TLS session: \(openSSLErrors())")
         }
         SSL_set_bio(ssl, incoming, outgoing)
@@ -61,7 +62,9 @@ final class TLSStream: ByteStream {
     }
 
     private static func makeContext(_ configuration: TLSConfiguration) throws(TransportError) -> OpaquePointer {
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tls("cannot create a TLS context: \(openSSLErrors())") }
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            throw .tls("cannot create a TLS context: \(openSSLErrors())")
+        }
         _ = liveconnection_ssl_ctx_set_min_tls12(context)
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         if configuration.trustsSystemRoots { _ = SSL_CTX_set_default_verify_paths(context) }
