@@ -1,0 +1,143 @@
+import Foundation
+import LiveConnection
+import Testing
+
+@testable import WebSocketTransport
+
+/// The connection's protocol duties, against an in-memory server (no sockets, no Python).
+@Suite("WebSocket connection")
+struct ConnectionTests {
+    static func connection(
+        _ stream: ScriptedStream, seed: UInt64 = 1, maxMessageSize: Int = 1 << 20
+    ) -> WebSocketConnection {
+        WebSocketConnection(
+            stream: stream, subprotocol: nil, leftover: [], maxMessageSize: maxMessageSize,
+            random: Xoshiro256StarStar(seed: seed), closeTimeout: .milliseconds(200))
+    }
+
+    @Test("masks every frame it sends, with keys from the injected random source")
+    func masksWithInjectedRandom() async throws {
+        var writes: [[UInt8]] = []
+        for _ in 0..<2 {
+            let stream = ScriptedStream()
+            let connection = Self.connection(stream, seed: 42)
+            try await connection.send(.text("hello"))
+            try await connection.send(.binary(Data([1, 2, 3])))
+            let frames = stream.writtenFrames
+            #expect(frames.map(\.payload) == [Array("hello".utf8), [1, 2, 3]])
+            #expect(frames.allSatisfy { $0.maskKey != nil })
+            #expect(frames[0].maskKey != frames[1].maskKey)
+            writes.append(stream.writtenBytes)
+        }
+        #expect(writes[0] == writes[1], "the same seed must write the same bytes")
+        let other = ScriptedStream()
+        try await Self.connection(other, seed: 43).send(.text("hello"))
+        #expect(Array(other.writtenBytes) != Array(writes[0].prefix(other.writtenBytes.count)))
+    }
+
+    @Test("answers a ping with a pong carrying the same payload, then delivers the next message")
+    func answersPing() async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        stream.deliver(serverFrame(opcode: 9, Array("beat".utf8)) + serverFrame(opcode: 1, Array("data".utf8)))
+        #expect(try await connection.receive() == .message(.text("data")))
+        #expect(stream.writtenFrames.map(\.opcode) == [.pong])
+        #expect(stream.writtenFrames.first?.payload == Array("beat".utf8))
+    }
+
+    @Test("echoes the server's close code, reports it, and refuses to send afterwards")
+    func echoesClose() async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        stream.deliver(serverFrame(opcode: 8, [0x0F, 0xA1] + Array("token expired".utf8)))
+        #expect(try await connection.receive() == .closed(code: .tokenExpired, reason: "token expired"))
+        let frames = stream.writtenFrames
+        #expect(frames.map(\.opcode) == [.close])
+        #expect(frames.first?.payload == [0x0F, 0xA1])
+        #expect(stream.isShutDown)
+        await #expect(throws: TransportError.notConnected) { try await connection.send(.text("late")) }
+        #expect(try await connection.receive() == .closed(code: .tokenExpired, reason: "token expired"))
+    }
+
+    @Test(
+        "fails the connection with the failure's close code",
+        arguments: [
+            (serverFrame(opcode: 3, []), CloseCode.protocolError),
+            (serverFrame(opcode: 1, [0xC0, 0xAF]), .invalidPayload),
+            (serverFrame(opcode: 2, [], declaredLength: 1 << 40), .messageTooBig),
+        ])
+    func failsWithCode(bytes: [UInt8], code: CloseCode) async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        stream.deliver(bytes)
+        let error = await #expect(throws: TransportError.self) { try await connection.receive() }
+        guard case .protocolViolation(let sent, _) = error else {
+            Issue.record("expected a protocol violation, got \(String(describing: error))")
+            return
+        }
+        #expect(sent == code)
+        #expect(stream.writtenFrames.map(\.opcode) == [.close])
+        #expect(
+            stream.writtenFrames.first?.payload.prefix(2) == [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)])
+        #expect(stream.isShutDown)
+    }
+
+    @Test("reports an end of stream without a close frame as a reset, and fails waiting pings")
+    func endOfStream() async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        async let pingResult: Result<Void, TransportError> = {
+            do throws(TransportError) { return .success(try await connection.ping()) } catch { return .failure(error) }
+        }()
+        // Let the ping be written before the stream ends.
+        while stream.writtenFrames.isEmpty { await Task.yield() }
+        stream.end()
+        await #expect(throws: TransportError.reset(errno: "EOF")) { try await connection.receive() }
+        let result = await pingResult
+        #expect(throws: TransportError.reset(errno: "EOF")) { try result.get() }
+    }
+
+    @Test("completes pings on their pongs and ignores an unsolicited pong")
+    func pingMatching() async throws {
+        let stream = ScriptedStream(answersPings: true)
+        let connection = Self.connection(stream)
+        stream.deliver(serverFrame(opcode: 10, Array("nobody asked".utf8)))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                _ = try? await connection.receive()
+            }
+            for _ in 0..<3 { try await connection.ping() }
+            group.cancelAll()
+        }
+        let pings = stream.writtenFrames.filter { $0.opcode == .ping }.map(\.payload)
+        #expect(pings.count == 3)
+        #expect(Set(pings).count == 3, "each ping carries its own payload")
+    }
+
+    @Test("a pong completes every older outstanding ping too")
+    func laterPongCompletesOlderPings() async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await connection.ping() }
+            group.addTask { try await connection.ping() }
+            while stream.writtenFrames.count < 2 { await Task.yield() }
+            // Answer only the most recent ping, as RFC 6455 §5.5.3 allows.
+            let newest = stream.writtenFrames.map(\.payload).max { $0.lexicographicallyPrecedes($1) } ?? []
+            stream.deliver(serverFrame(opcode: 10, newest) + serverFrame(opcode: 1, Array("done".utf8)))
+            #expect(try await connection.receive() == .message(.text("done")))
+            try await group.waitForAll()
+        }
+    }
+
+    @Test("close sends our close frame and waits for the server's")
+    func clientClose() async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        stream.deliver(serverFrame(opcode: 8, [0x03, 0xE9]))
+        await connection.close(code: .goingAway, reason: "bye")
+        #expect(stream.writtenFrames.first?.opcode == .close)
+        #expect(stream.writtenFrames.first?.payload == [0x03, 0xE9] + Array("bye".utf8))
+        #expect(stream.isShutDown)
+    }
+}
