@@ -77,6 +77,27 @@ struct HandshakeTests {
         }
     }
 
+    @Test(
+        "refuses headers and subprotocols that would break the request",
+        arguments: [
+            Endpoint(url: URL(string: "ws://x/")!, headers: [.init("X-Evil", "a\r\nInjected: yes")]),
+            Endpoint(url: URL(string: "ws://x/")!, headers: [.init("Bad Name", "v")]),
+            Endpoint(url: URL(string: "ws://x/")!, headers: [.init("", "v")]),
+            Endpoint(url: URL(string: "ws://x/")!, subprotocols: ["two words"]),
+            Endpoint(url: URL(string: "ws://x/")!, subprotocols: ["a,b"]),
+        ])
+    func badHeaders(endpoint: Endpoint) {
+        #expect(throws: TransportError.self) { try HandshakeRequest(endpoint: endpoint, key: "k") }
+    }
+
+    @Test("accepts ordinary headers and subprotocol tokens")
+    func goodHeaders() throws {
+        let endpoint = Endpoint(
+            url: URL(string: "ws://x/")!, headers: [.init("Authorization", "Bearer a.b-c_d=")],
+            subprotocols: ["v1.live"])
+        #expect(try HandshakeRequest(endpoint: endpoint, key: "k").headers.count == 1)
+    }
+
     @Test("refuses a head that never ends instead of buffering it")
     func endlessHead() {
         let bytes = Array(repeating: UInt8(ascii: "a"), count: HandshakeResponse.maximumHeadLength + 1)

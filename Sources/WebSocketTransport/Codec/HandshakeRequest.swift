@@ -24,10 +24,29 @@ public struct HandshakeRequest: Hashable, Sendable {
     }
 
     /// A request for an endpoint; fails on a URL that is not ws:// or wss:// with a host.
+    /// Fails on a URL that is not ws:// or wss:// with a host, and on a header or
+    /// subprotocol that would break the request (a line break would let a value smuggle
+    /// in headers of its own).
     public init(endpoint: Endpoint, key: String) throws(TransportError) {
+        for header in endpoint.headers {
+            guard Self.isToken(header.name), !header.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw .handshakeInvalid("request header '\(header.name)' is not a valid HTTP header")
+            }
+        }
+        for subprotocol in endpoint.subprotocols where !Self.isToken(subprotocol) {
+            throw .handshakeInvalid("subprotocol '\(subprotocol)' is not an HTTP token")
+        }
         try self.init(
             target: WebSocketURL(endpoint.url), key: key, headers: endpoint.headers, subprotocols: endpoint.subprotocols
         )
+    }
+
+    /// An HTTP token (RFC 9110 §5.6.2): visible ASCII without separators.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)
+            }
     }
 
     /// A fresh `Sec-WebSocket-Key`: 16 bytes from two random words, base64-encoded.
