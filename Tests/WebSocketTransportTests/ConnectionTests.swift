@@ -140,4 +140,12 @@ struct ConnectionTests {
         #expect(stream.writtenFrames.first?.payload == [0x03, 0xE9] + Array("bye".utf8))
         #expect(stream.isShutDown)
     }
+
+    @Test("reports an unresolvable host")
+    func unresolvable() async throws {
+        await #expect(throws: TransportError.unresolvable(host: "no-such-host.invalid")) {
+            try await WebSocketTransport().open(Endpoint(url: URL(string: "ws://no-such-host.invalid/")!))
+        }
+    }
+
 }

@@ -208,13 +208,6 @@ struct EchoPeerTests {
         await #expect(throws: TransportError.refused) { try await transport.open(Endpoint(url: url)) }
     }
 
-    @Test("reports an unresolvable host")
-    func unresolvable() async throws {
-        await #expect(throws: TransportError.unresolvable(host: "no-such-host.invalid")) {
-            try await transport.open(Endpoint(url: URL(string: "ws://no-such-host.invalid/")!))
-        }
-    }
-
     @Test("times out a connection attempt the server never answers")
     func connectTimeout() async throws {
         // A frozen server accepts TCP (the kernel does) but never answers the upgrade.

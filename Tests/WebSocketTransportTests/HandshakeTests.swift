@@ -110,6 +110,13 @@ struct HandshakeTests {
         #expect(throws: TransportError.self) { try WebSocketURL(url) }
     }
 
+    @Test("takes an IPv6 literal apart and brackets it again in Host")
+    func ipv6() throws {
+        let target = try WebSocketURL(#require(URL(string: "ws://[::1]:8080/live")))
+        #expect(target.host == "::1")
+        #expect(target.hostHeader == "[::1]:8080")
+    }
+
     @Test("uses the scheme's default port and omits it from Host")
     func defaults() throws {
         let target = try WebSocketURL(#require(URL(string: "wss://example.com")))
