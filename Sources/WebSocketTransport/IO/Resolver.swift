@@ -23,10 +23,34 @@ struct SocketAddress: Sendable {
 /// Name resolution without blocking the cooperative pool.
 ///
 /// `getaddrinfo` blocks, for as long as DNS takes. It runs on a thread of its own and
-/// the awaiting task is resumed when it returns, or at once if the task is cancelled
-/// (the lookup then finishes in the background and its result is dropped).
+/// the awaiting task is resumed when it returns, when the deadline passes (`ETIMEDOUT`),
+/// or at once if the task is cancelled; in the last two cases the lookup finishes in the
+/// background and its result is dropped.
 enum Resolver {
-    static func resolve(host: String, port: UInt16) async throws(TransportError) -> [SocketAddress] {
+    static func resolve(host: String, port: UInt16, until deadline: ContinuousClock.Instant)
+        async throws(TransportError)
+        -> [SocketAddress]
+    {
+        // The lookup races the deadline; both children honour cancellation, so the loser ends at once.
+        let result = await withTaskGroup(of: Result<[SocketAddress], TransportError>?.self) { group in
+            group.addTask {
+                do throws(TransportError) { return .success(try await resolve(host: host, port: port)) } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                // A negative descriptor is ignored by poll: this wait only ends at the deadline.
+                let outcome = await IOReactor.shared.wait(for: .readable, on: -1, until: deadline)
+                return outcome == .timedOut ? .failure(.reset(errno: "ETIMEDOUT")) : nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(.cancelled)
+        }
+        return try result.get()
+    }
+
+    private static func resolve(host: String, port: UInt16) async throws(TransportError) -> [SocketAddress] {
         let once = Mutex<CheckedContinuation<Result<[SocketAddress], TransportError>, Never>?>(nil)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -27,7 +27,7 @@ final class TCPSocket: ByteStream {
     static func connect(host: String, port: UInt16, until deadline: ContinuousClock.Instant)
         async throws(TransportError) -> TCPSocket
     {
-        let addresses = try await Resolver.resolve(host: host, port: port)
+        let addresses = try await Resolver.resolve(host: host, port: port, until: deadline)
         var lastError = TransportError.unresolvable(host: host)
         for address in addresses {
             do {
