@@ -48,6 +48,11 @@ public final class WebSocketConnection: TransportConnection {
         var closeSent = false
         /// Tasks inside `receive()`; `close()` reads the server's close itself only when there are none.
         var receivers = 0
+        /// `close()` calls waiting for a receiver to see the server's close.
+        var endWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextEndWaiter: UInt64 = 0
+        var registeringEndWaiters: Set<UInt64> = []
+        var cancelledEndWaiters: Set<UInt64> = []
         /// How the connection ended, repeated to every later call.
         var ending: Result<TransportEvent, TransportError>?
     }
@@ -192,9 +197,13 @@ public final class WebSocketConnection: TransportConnection {
                     bytes = try await stream.read(maximum: 64 * 1024, until: nil)
                 } catch {
                     // Cancellation abandons this receive, not the connection.
-                    if error != .cancelled { end(with: .failure(error)) }
+                    if error == .cancelled { throw error }
+                    if let ending = state.withLock({ $0.ending }) { return try ending.get() }
+                    end(with: .failure(error))
                     throw error
                 }
+                // Our own close() may have ended the connection while we waited.
+                if bytes.isEmpty, let ending = state.withLock({ $0.ending }) { return try ending.get() }
                 if bytes.isEmpty {
                     // The TCP stream ended without a close frame: an abnormal closure (1006).
                     end(with: .failure(.reset(errno: "EOF")))
@@ -260,8 +269,10 @@ public final class WebSocketConnection: TransportConnection {
         case .success: failure = .notConnected
         case .failure(let error): failure = error
         }
-        let waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = state.withLock { state in
+        let (waiting, closers) = state.withLock { state in
             if state.ending == nil { state.ending = ending }
+            let closers = state.endWaiters.map(\.continuation)
+            state.endWaiters = []
             var waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
             var kept: [(payload: [UInt8], slot: PingSlot)] = []
             for entry in state.pings {
@@ -273,9 +284,10 @@ public final class WebSocketConnection: TransportConnection {
                 }
             }
             state.pings = kept
-            return waiting
+            return (waiting, closers)
         }
         for continuation in waiting { continuation.resume(returning: .failure(failure)) }
+        for continuation in closers { continuation.resume() }
         stream.shutdown()
     }
 
@@ -284,8 +296,9 @@ public final class WebSocketConnection: TransportConnection {
     /// Sends a close frame and waits, up to the close timeout, for the server's.
     ///
     /// If another task is in ``receive()``, that task sees the server's close and
-    /// returns it; otherwise this reads until the close frame, the end of the stream or
-    /// the timeout. Either way the socket is shut down when this returns.
+    /// returns it, and this waits for it; otherwise this reads until the close frame, the
+    /// end of the stream or the timeout itself. Either way the socket is shut down when
+    /// this returns (RFC 6455 §7.1.1 wants the server to close TCP first when it can).
     public func close(code: CloseCode, reason: String) async {
         let deadline = ContinuousClock.now + closeTimeout
         let alreadyEnded = state.withLock { $0.ending != nil || $0.closeSent }
@@ -300,10 +313,55 @@ public final class WebSocketConnection: TransportConnection {
         }
         writeLock.release()
         try? await sendFrame(.close, ClosePayload(code: code, reason: reason).bytes, until: deadline)
-        // With a receive loop running, it reads the server's close and shuts the socket.
-        if state.withLock({ $0.receivers }) > 0 { return }
-        await drainUntilClose(deadline: deadline)
+        if state.withLock({ $0.receivers }) > 0 {
+            // The receive loop reads the server's close; wait for it, up to the deadline.
+            await waitForEnding(until: deadline)
+        } else {
+            await drainUntilClose(deadline: deadline)
+        }
         end(with: .success(.closed(code: code, reason: reason)))
+    }
+
+    /// Returns when the connection has ended, the deadline has passed or the task is cancelled.
+    private func waitForEnding(until deadline: ContinuousClock.Instant) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.ended() }
+            group.addTask {
+                // No descriptor: this wait ends only at the deadline (or on cancellation).
+                _ = await IOReactor.shared.wait(for: .readable, on: -1, until: deadline)
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Suspends until ``end(with:)`` has run; honours cancellation.
+    private func ended() async {
+        let id = state.withLock { state in
+            state.nextEndWaiter += 1
+            state.registeringEndWaiters.insert(state.nextEndWaiter)
+            return state.nextEndWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    state.registeringEndWaiters.remove(id)
+                    if state.ending != nil || state.cancelledEndWaiters.remove(id) != nil { return true }
+                    state.endWaiters.append((id, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Void, Never>? = state.withLock { state in
+                if let index = state.endWaiters.firstIndex(where: { $0.id == id }) {
+                    return state.endWaiters.remove(at: index).continuation
+                }
+                if state.registeringEndWaiters.contains(id) { state.cancelledEndWaiters.insert(id) }
+                return nil
+            }
+            continuation?.resume()
+        }
     }
 
     private func drainUntilClose(deadline: ContinuousClock.Instant) async {

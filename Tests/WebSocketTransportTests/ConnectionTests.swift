@@ -141,6 +141,42 @@ struct ConnectionTests {
         #expect(stream.isShutDown)
     }
 
+    @Test("close with a receive loop running waits for the server's close, which the loop reports")
+    func closeWithReceiver() async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        try await withThrowingTaskGroup(of: TransportEvent.self) { group in
+            group.addTask { try await connection.receive() }
+            while !stream.hasWaitingReader { await Task.yield() }
+            group.addTask {
+                // The server answers our close frame as soon as it sees it.
+                while stream.writtenFrames.isEmpty { await Task.yield() }
+                stream.deliver(serverFrame(opcode: 8, [0x03, 0xE8]))
+                return .message(.text("server answered"))
+            }
+            await connection.close(code: .normal, reason: "done")
+            var results: [TransportEvent] = []
+            for try await result in group { results.append(result) }
+            #expect(results.contains(.closed(code: .normal, reason: "")))
+        }
+        #expect(stream.isShutDown)
+    }
+
+    @Test("close with a receive loop running gives up after the close timeout when the server never answers")
+    func closeWithSilentServer() async throws {
+        let stream = ScriptedStream()
+        let connection = Self.connection(stream)
+        try await withThrowingTaskGroup(of: TransportEvent.self) { group in
+            group.addTask { try await connection.receive() }
+            // Close only once the receiver is inside receive(), waiting for bytes.
+            while !stream.hasWaitingReader { await Task.yield() }
+            await connection.close(code: .goingAway, reason: "bye")
+            let event = try await group.next()
+            #expect(event == .closed(code: .goingAway, reason: "bye"))
+        }
+        #expect(stream.isShutDown)
+    }
+
     @Test("reports an unresolvable host")
     func unresolvable() async throws {
         await #expect(throws: TransportError.unresolvable(host: "no-such-host.invalid")) {

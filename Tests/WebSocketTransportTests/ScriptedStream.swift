@@ -71,9 +71,21 @@ final class ScriptedStream: ByteStream {
         }
     }
 
-    func shutdown() { state.withLock { $0.shutDown = true } }
+    /// Like `shutdown(2)` on a socket, it also ends a read that is waiting.
+    func shutdown() {
+        let reader = state.withLock { state in
+            state.shutDown = true
+            state.ended = true
+            return state.reader.take()
+        }
+        reader?.resume(returning: [])
+    }
 
     var isShutDown: Bool { state.withLock { $0.shutDown } }
+
+    /// Whether a read is waiting for bytes (deadlines are not modelled: a test that needs
+    /// one must not leave a read waiting on a silent script).
+    var hasWaitingReader: Bool { state.withLock { $0.reader != nil } }
 
     /// Every frame the client wrote, unmasked.
     var writtenFrames: [(opcode: Opcode, payload: [UInt8], maskKey: UInt32?)] {
