@@ -41,11 +41,14 @@ actor EventLog {
 /// Seed 000's measurements against a real server: the manager over ``WebSocketTransport``.
 @Suite("Manager over the real transport against a Python live server", PeerServer.enabledTrait)
 struct ManagerPeerTests {
-    static func configuration() -> ConnectionConfiguration {
+    /// P = T = 0.5 s as in seed 000; `quietHeartbeat` for tests that are not about the
+    /// heartbeat, so a test run that starves the cooperative pool for a while cannot turn
+    /// a late pong into a spurious "heartbeat missed".
+    static func configuration(quietHeartbeat: Bool = false) -> ConnectionConfiguration {
         var configuration = ConnectionConfiguration()
-        configuration.heartbeatInterval = .milliseconds(500)
-        configuration.heartbeatTimeout = .milliseconds(500)
-        configuration.connectTimeout = .seconds(1)
+        configuration.heartbeatInterval = quietHeartbeat ? .seconds(30) : .milliseconds(500)
+        configuration.heartbeatTimeout = quietHeartbeat ? .seconds(30) : .milliseconds(500)
+        configuration.connectTimeout = quietHeartbeat ? .seconds(30) : .seconds(1)
         configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(1))
         return configuration
     }
@@ -63,9 +66,11 @@ struct ManagerPeerTests {
     /// Runs a manager on the real transport with `body`, then cancels it; returns every event seen.
     @discardableResult
     static func withManager(
-        server: PeerServer, _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
+        server: PeerServer, quietHeartbeat: Bool = false,
+        _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
     ) async throws -> EventLog {
-        let manager = ConnectionManager(configuration: configuration(), transport: WebSocketTransport())
+        let manager = ConnectionManager(
+            configuration: configuration(quietHeartbeat: quietHeartbeat), transport: WebSocketTransport())
         let log = EventLog()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await manager.run() }
@@ -83,7 +88,7 @@ struct ManagerPeerTests {
     func resetsAndResume() async throws {
         let server = try await PeerServer.start("live_server.py")
         defer { server.stop() }
-        let log = try await Self.withManager(server: server) { manager, log in
+        let log = try await Self.withManager(server: server, quietHeartbeat: true) { manager, log in
             await manager.subscribe("loans")
             await manager.connect(to: server.url("/live"))
             await log.wait(for: Self.isOpen)

@@ -31,13 +31,13 @@ enum Resolver {
         async throws(TransportError)
         -> [SocketAddress]
     {
+        let lookup = Lookup()
+        let thread = Thread { lookup.finish(with: lookUp(host: host, port: port)) }
+        thread.name = "WebSocketTransport.Resolver"
+        thread.start()
         // The lookup races the deadline; both children honour cancellation, so the loser ends at once.
-        let result = await withTaskGroup(of: Result<[SocketAddress], TransportError>?.self) { group in
-            group.addTask {
-                do throws(TransportError) { return .success(try await resolve(host: host, port: port)) } catch {
-                    return .failure(error)
-                }
-            }
+        let raced = await withTaskGroup(of: Result<[SocketAddress], TransportError>?.self) { group in
+            group.addTask { await lookup.result() }
             group.addTask {
                 // A negative descriptor is ignored by poll: this wait only ends at the deadline.
                 let outcome = await IOReactor.shared.wait(for: .readable, on: -1, until: deadline)
@@ -45,31 +45,55 @@ enum Resolver {
             }
             let first = await group.next() ?? nil
             group.cancelAll()
-            return first ?? .failure(.cancelled)
+            return first
         }
-        return try result.get()
+        // On a starved pool the deadline's child may run first although the lookup had
+        // finished in time: a result that is there wins.
+        if let finished = lookup.finished { return try finished.get() }
+        guard let raced else { throw .cancelled }
+        return try raced.get()
     }
 
-    private static func resolve(host: String, port: UInt16) async throws(TransportError) -> [SocketAddress] {
-        let once = Mutex<CheckedContinuation<Result<[SocketAddress], TransportError>, Never>?>(nil)
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                once.withLock { $0 = continuation }
-                if Task.isCancelled {
-                    once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
-                    return
-                }
-                let thread = Thread {
-                    let result = lookUp(host: host, port: port)
-                    once.withLock { $0.take() }?.resume(returning: result)
-                }
-                thread.name = "WebSocketTransport.Resolver"
-                thread.start()
-            }
-        } onCancel: {
-            once.withLock { $0.take() }?.resume(returning: .failure(.cancelled))
+    /// One lookup's result, handed from its thread to the waiting task.
+    private final class Lookup: Sendable {
+        private struct State {
+            var result: Result<[SocketAddress], TransportError>?
+            var waiter: CheckedContinuation<Result<[SocketAddress], TransportError>?, Never>?
+            var cancelled = false
         }
-        return try result.get()
+
+        private let state = Mutex(State())
+
+        var finished: Result<[SocketAddress], TransportError>? { state.withLock { $0.result } }
+
+        func finish(with result: Result<[SocketAddress], TransportError>) {
+            let waiter = state.withLock { state in
+                state.result = result
+                return state.waiter.take()
+            }
+            waiter?.resume(returning: result)
+        }
+
+        /// The result, or nil if the task is cancelled first.
+        func result() async -> Result<[SocketAddress], TransportError>? {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let now: Result<[SocketAddress], TransportError>?? = state.withLock { state in
+                        if let result = state.result { return .some(result) }
+                        if state.cancelled { return .some(nil) }
+                        state.waiter = continuation
+                        return nil
+                    }
+                    if let now { continuation.resume(returning: now) }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state in
+                    state.cancelled = true
+                    return state.waiter.take()
+                }
+                waiter?.resume(returning: nil)
+            }
+        }
     }
 
     private static func lookUp(host: String, port: UInt16) -> Result<[SocketAddress], TransportError> {

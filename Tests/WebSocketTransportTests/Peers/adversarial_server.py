@@ -130,7 +130,7 @@ async def run_case(name, case_id, reader, writer):
     parser = FrameProtocol(client=False, extensions=[])
     try:
         while True:
-            data = await asyncio.wait_for(reader.read(65536), timeout=15)
+            data = await asyncio.wait_for(reader.read(65536), timeout=120)
             if not data:
                 record.append("eof")
                 return
@@ -182,7 +182,7 @@ async def handle(reader, writer):
         if url.path == "/report":
             done = finished.setdefault(case_id, asyncio.Event())
             try:
-                await asyncio.wait_for(done.wait(), timeout=20)
+                await asyncio.wait_for(done.wait(), timeout=150)
             except asyncio.TimeoutError:
                 records.setdefault(case_id, []).append("report-timeout")
             writer.write(frame(0x1, "\n".join(records.get(case_id, []))) + close(1000))
