@@ -72,13 +72,29 @@ struct ManagerPeerTests {
         let manager = ConnectionManager(
             configuration: configuration(quietHeartbeat: quietHeartbeat), transport: WebSocketTransport())
         let log = EventLog()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await manager.run() }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await manager.run()
+                return false
+            }
             let events = await manager.events()
             group.addTask {
                 for await event in events { await log.record(event) }
+                return false
             }
-            try await body(manager, log)
+            // A regression must fail the test, not hang the run: the scenario gets two minutes.
+            group.addTask {
+                try await ContinuousClock().sleep(for: .seconds(120))
+                return true
+            }
+            group.addTask {
+                try await body(manager, log)
+                return false
+            }
+            // The manager and the event pump run until cancelled, so the first child to end is
+            // the body (false) or, if the scenario is stuck, the time limit (true).
+            let timedOut = try await group.next() ?? false
+            if timedOut { Issue.record("the scenario did not finish; events: \(await log.events)") }
             group.cancelAll()
         }
         return log

@@ -3,7 +3,9 @@
 
 Client → server (the manager's SubscriptionProtocol.json, plus test commands):
   {"type":"subscribe","topic":T}     {"type":"unsubscribe","topic":T}
-  {"type":"resume","after":N}        replay logged messages with seq > N on subscribed topics
+  {"type":"resume","after":N}        set this connection's cursor to N and replay logged messages
+                                     with seq > N on its topics; a later subscribe replays that
+                                     topic's messages after the cursor (either order works)
   {"type":"publish","topic":T,"data":D}        log and broadcast {"seq":N,"topic":T,"data":D}
   {"type":"publish-then-reset","topic":T,"data":D}  log it without delivering, then RST this connection
   {"type":"reset"}                   RST this connection (no close frame)
@@ -43,6 +45,7 @@ def append(topic, data):
 async def handler(ws):
     number = next(connection_numbers)
     topics = subscribers.setdefault(ws, set())
+    cursor = None  # set by a resume request
     try:
         async for raw in ws:
             request = json.loads(raw)
@@ -50,9 +53,14 @@ async def handler(ws):
             if kind == "subscribe":
                 topics.add(request["topic"])
                 print(f"{number} {request['topic']}", file=sys.stderr, flush=True)
+                if cursor is not None:
+                    for seq, topic, data in log:
+                        if seq > cursor and topic == request["topic"]:
+                            await ws.send(json.dumps({"seq": seq, "topic": topic, "data": data}))
             elif kind == "unsubscribe":
                 topics.discard(request["topic"])
             elif kind == "resume":
+                cursor = request["after"]
                 for seq, topic, data in log:
                     if seq > request["after"] and topic in topics:
                         await ws.send(json.dumps({"seq": seq, "topic": topic, "data": data}))
