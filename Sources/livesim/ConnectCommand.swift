@@ -38,7 +38,7 @@ extension Command {
             let endpoint = Endpoint(url: url, headers: options.headers)
             let manager = ConnectionManager(
                 configuration: configuration, transport: WebSocketTransport(configuration: options.configuration))
-            return try runAsync { await watch(manager, endpoint: endpoint, topics: topics, duration: duration) }
+            return await watch(manager, endpoint: endpoint, topics: topics, duration: duration)
         })
 
     private static func positiveSeconds(_ text: String) -> Duration? {

@@ -21,7 +21,7 @@ extension Command {
             let url = try parseWebSocketURL(try arguments.positional("URL"))
             let options = try TransportOptions(&arguments)
             try arguments.finish()
-            return try runAsync { await echo(url: url, options: options) }
+            return await echo(url: url, options: options)
         })
 
     private static func echo(url: URL, options: TransportOptions) async -> Int32 {

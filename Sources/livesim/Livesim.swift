@@ -9,7 +9,7 @@ struct Command: Sendable {
     /// The usage text printed by `livesim help NAME` and after an argument error.
     var usage: String
     /// Runs the command; returns the process exit code.
-    var run: @Sendable (inout Arguments) throws -> Int32
+    var run: @Sendable (inout Arguments) async throws -> Int32
 }
 
 @main
@@ -24,7 +24,7 @@ enum Livesim {
         .connect, .echoClient,
     ]
 
-    static func main() {
+    static func main() async {
         var words = Array(CommandLine.arguments.dropFirst())
         let name = words.isEmpty ? "explore" : words.removeFirst()
         if name == "help" || name == "--help" || name == "-h" {
@@ -38,7 +38,7 @@ enum Livesim {
         }
         var arguments = Arguments(words)
         do {
-            let status = try command.run(&arguments)
+            let status = try await command.run(&arguments)
             exit(status)
         } catch let error as ArgumentError {
             standardError("livesim \(name): \(error)\n\n\(command.usage)")
