@@ -34,9 +34,11 @@ let package = Package(
         .testTarget(
             name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
             swiftSettings: strict),
+        // What every benchmark executable records about the machine it ran on.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
         // Simulator throughput: simulated time per wall and CPU second, seeds/s, peak memory.
         .executableTarget(
-            name: "SimulatorBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
+            name: "SimulatorBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/SimulatorBenchmarks", swiftSettings: strict),
         // Swift Testing glue: seeds as arguments, the simulation trait, replay of Traces/.
         .target(
@@ -47,7 +49,7 @@ let package = Package(
             dependencies: ["LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection"],
             swiftSettings: strict),
         .executableTarget(
-            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection"], path: "Benchmarks/KernelBenchmarks",
+            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"], path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),
         // Backoff statistics: pure numerics, policy verification, the herd experiment.
         .target(name: "Statistics", swiftSettings: strict),
@@ -59,7 +61,7 @@ let package = Package(
             name: "BackoffVerificationTests", dependencies: ["BackoffVerification", "Statistics", "LiveConnection"],
             swiftSettings: strict),
         .executableTarget(
-            name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection"],
+            name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/StatisticsBenchmarks", swiftSettings: strict),
         // The real transport: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
         .systemLibrary(
@@ -70,7 +72,7 @@ let package = Package(
             name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "LiveConnection"],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(
-            name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection"],
+            name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

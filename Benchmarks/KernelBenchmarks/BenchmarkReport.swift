@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Figures from one benchmark run, printed as they are measured and written as Markdown.
@@ -45,13 +46,8 @@ struct BenchmarkReport {
     }
 
     var markdown: String {
-        let machine = Machine.current
         var lines = ["# \(title)", ""]
-        lines.append("- date: \(machine.date)")
-        lines.append("- uname -srm: \(machine.uname)")
-        lines.append("- nproc: \(machine.nproc) (nproc --all: \(machine.allProcessors))")
-        lines.append("- load average at the end (the machine is shared): \(machine.load)")
-        lines.append("- CPU: \(machine.cpu)")
+        lines += BenchmarkMachine.current.markdown
         lines.append("")
         if !preamble.isEmpty { lines.append(contentsOf: preamble + [""]) }
         for table in tables { lines.append(contentsOf: [table.markdown, ""]) }
@@ -61,46 +57,6 @@ struct BenchmarkReport {
     func write(to path: String) throws {
         try markdown.write(toFile: path, atomically: true, encoding: .utf8)
         print("wrote \(path)")
-    }
-}
-
-/// The machine a benchmark ran on, as the house rules ask results files to record it.
-struct Machine {
-    let date: String
-    let uname: String
-    let nproc: String
-    let allProcessors: String
-    let cpu: String
-    let load: String
-
-    static var current: Machine {
-        let formatter = ISO8601DateFormatter()
-        let cpu =
-            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
-            .split(separator: "\n")
-            .first { $0.hasPrefix("model name") }
-            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
-            ?? "unknown"
-        return Machine(
-            date: formatter.string(from: Date()),
-            uname: output(of: "/usr/bin/env", ["uname", "-srm"]),
-            nproc: output(of: "/usr/bin/env", ["nproc"]),
-            allProcessors: output(of: "/usr/bin/env", ["nproc", "--all"]),
-            cpu: cpu,
-            load: (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
-                .split(separator: " ").prefix(3).joined(separator: " ") ?? "unknown")
-    }
-
-    private static func output(of executable: String, _ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return "unknown (\(error))" }
-        process.waitUntilExit()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

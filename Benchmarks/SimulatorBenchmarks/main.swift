@@ -1,3 +1,8 @@
+import BenchmarkSupport
+import Foundation
+import LiveConnection
+import LiveConnectionSimulator
+
 // Simulator benchmarks: how much virtual time the simulator covers per second of wall and
 // CPU time, seeds per second, and whether memory grows with the number of seeds.
 //
@@ -6,10 +11,6 @@
 // The machine is shared with other builds, so every figure is given both per wall second
 // and per CPU second (getrusage: user + system time of this process); "per core" ratios
 // divide simulated time by CPU time, which other processes do not inflate.
-
-import Foundation
-import LiveConnection
-import LiveConnectionSimulator
 
 #if canImport(Glibc)
     import Glibc
@@ -60,7 +61,8 @@ func measureRuns(_ scenarios: [Scenario], checks: Bool) -> Measurement {
     var invariantChecks = 0
     for scenario in scenarios {
         // Never stop early: both sides must simulate the same hours.
-        let result = SimulationRun(scenario, recordsLog: false, stopsAtFirstViolation: false, checksInvariants: checks).run()
+        let result = SimulationRun(scenario, recordsLog: false, stopsAtFirstViolation: false, checksInvariants: checks)
+            .run()
         simulated += result.simulatedTime
         jobs += result.jobsRun
         invariantChecks += result.invariantChecks
@@ -68,18 +70,6 @@ func measureRuns(_ scenarios: [Scenario], checks: Bool) -> Measurement {
     return Measurement(
         runs: scenarios.count, simulated: simulated, wall: (ContinuousClock.now - start).seconds,
         cpu: cpuSeconds() - cpuBefore, jobs: jobs, checks: invariantChecks)
-}
-
-func shell(_ command: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try? process.run()
-    process.waitUntilExit()
-    return String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 func format(_ value: Double, _ decimals: Int = 0) -> String { String(format: "%.\(decimals)f", value) }
@@ -141,11 +131,9 @@ let idle = Scenario(
 let idleRun = SimulationRun(idle, recordsLog: false).run()
 let heartbeats = Double(3600 / 25)
 
-let cpuModel = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")
 report("# Simulator benchmarks")
 report()
-report("- date: \(Date())")
-report("- system: \(shell("uname -srm")), \(threads) cores (nproc), \(cpuModel)")
+for line in BenchmarkMachine.current.markdown { report(line) }
 report("- build: release; the machine is shared, so ratios are given per wall second and per CPU second")
 report()
 report("## Exploration, every fault kind on (1 h per seed, \(exploration.runs) seeds, \(threads) threads)")
@@ -167,13 +155,18 @@ report()
 report("| | simulated / CPU second | ratio |")
 report("| --- | --- | --- |")
 report("| baseline: no invariant checks | \(format(unchecked.perCPU))× | 1.00 |")
-report("| every invariant after every step | \(format(checked.perCPU))× | \(format(checked.cpu / unchecked.cpu, 2)) × the CPU time |")
+report(
+    "| every invariant after every step | \(format(checked.perCPU))× | \(format(checked.cpu / unchecked.cpu, 2)) × the CPU time |"
+)
 report()
-report("## One connection, P = 25 s, a fault every ~3 minutes (issue 2's figure; \(oneConnection.runs) hours, one thread)")
+report(
+    "## One connection, P = 25 s, a fault every ~3 minutes (issue 2's figure; \(oneConnection.runs) hours, one thread)")
 report()
 report("| figure | value |")
 report("| --- | --- |")
-report("| CPU time per simulated hour | \(format(oneConnection.cpu / Double(oneConnection.runs) * 1000, 3)) ms (target ≤ 5 ms) |")
+report(
+    "| CPU time per simulated hour | \(format(oneConnection.cpu / Double(oneConnection.runs) * 1000, 3)) ms (target ≤ 5 ms) |"
+)
 report("| wall time per simulated hour | \(format(oneConnection.wall / Double(oneConnection.runs) * 1000, 3)) ms |")
 report("| simulated / CPU second | \(format(oneConnection.perCPU))× |")
 report("| executor jobs per simulated hour | \(oneConnection.jobs / max(1, oneConnection.runs)) |")
@@ -189,7 +182,9 @@ report("Each run keeps only counters once it ends, so the peak should not grow w
 report()
 report("## Where the time goes")
 report()
-report("An idle connection (P = 25 s, no faults, no traffic) costs \(idleRun.jobsRun) executor jobs and \(idleRun.inputs) manager inputs per simulated hour: \(format(Double(idleRun.jobsRun) / heartbeats, 1)) jobs per heartbeat for 2 inputs (the heartbeat timer and the pong). Every timer the shell arms is a child task (a sleep; a disarmed one wakes once at its deadline and is dropped), every ping a child task, and every callback an actor hop; at about 1.6–2 µs of CPU per job (task creation, executor switches with a task-executor preference, continuations), the job count sets the ratio; the simulator's own bookkeeping is the smaller part (checking every invariant after every step took \(format(checked.cpu / unchecked.cpu, 2)) × the CPU time of not checking in this run; on this shared machine that ratio moved between 0.98 and 1.42 from run to run). Reaching 1,000,000× per core needs the shell to spend fewer jobs per heartbeat (e.g. one timer task per manager sleeping until the earliest deadline).")
+report(
+    "An idle connection (P = 25 s, no faults, no traffic) costs \(idleRun.jobsRun) executor jobs and \(idleRun.inputs) manager inputs per simulated hour: \(format(Double(idleRun.jobsRun) / heartbeats, 1)) jobs per heartbeat for 2 inputs (the heartbeat timer and the pong). Every timer the shell arms is a child task (a sleep; a disarmed one wakes once at its deadline and is dropped), every ping a child task, and every callback an actor hop; at about 1.6–2 µs of CPU per job (task creation, executor switches with a task-executor preference, continuations), the job count sets the ratio; the simulator's own bookkeeping is the smaller part (checking every invariant after every step took \(format(checked.cpu / unchecked.cpu, 2)) × the CPU time of not checking in this run; on this shared machine that ratio moved between 0.98 and 1.42 from run to run). Reaching 1,000,000× per core needs the shell to spend fewer jobs per heartbeat (e.g. one timer task per manager sleeping until the earliest deadline)."
+)
 report()
 report("## Determinism in this (release) build")
 report()

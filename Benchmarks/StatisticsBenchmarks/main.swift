@@ -1,3 +1,9 @@
+import BackoffVerification
+import BenchmarkSupport
+import Foundation
+import LiveConnection
+import Statistics
+
 // Statistics benchmarks: KS and χ² on a million samples, the exact Kolmogorov
 // distribution, a full fit report, and the herd experiments with 1,000 clients.
 //
@@ -6,11 +12,6 @@
 // Each figure is the median of several runs on the wall clock (benchmarks may read it;
 // the library never does). Baselines in the same run: sorting the sample (the floor
 // under any KS implementation) and, for the herd, full jitter against no jitter.
-
-import BackoffVerification
-import Foundation
-import LiveConnection
-import Statistics
 
 /// Median wall time of `repetitions` runs of `body`, in seconds.
 func measure(repetitions: Int = 5, _ body: () -> Void) -> Double {
@@ -25,27 +26,6 @@ func measure(repetitions: Int = 5, _ body: () -> Void) -> Double {
 
 /// Keeps a result alive so the optimizer cannot drop the work.
 nonisolated(unsafe) var sink = 0.0
-
-func shell(_ command: String, _ arguments: [String]) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: command)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    do { try process.run() } catch { return "unknown" }
-    process.waitUntilExit()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
-func cpuModel() -> String {
-    guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
-    for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-        return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
-            ?? "unknown"
-    }
-    return "unknown"
-}
 
 var output = "Benchmarks/results/statistics.md"
 var words = Array(CommandLine.arguments.dropFirst())
@@ -81,10 +61,7 @@ let fitTime = measure(repetitions: 3) {
 
 report("# Statistics benchmarks")
 report("")
-report("- date: \(ISO8601DateFormatter().string(from: Date()))")
-report(
-    "- system: \(shell("/bin/uname", ["-srm"])), \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), \(cpuModel())"
-)
+for line in BenchmarkMachine.current.markdown { report(line) }
 report("- build: `swift run -c release StatisticsBenchmarks`; median wall time of 3–9 runs")
 report("")
 report("## Tests on a million samples")

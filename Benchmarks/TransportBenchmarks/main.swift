@@ -1,3 +1,4 @@
+import BenchmarkSupport
 // Transport benchmarks (release build): echo round trips against the same local Python
 // `websockets` echo server, ours next to the Python websockets client; and frame decode
 // throughput for 64 KiB binary frames, next to a plain memory copy of the same bytes.
@@ -9,19 +10,6 @@ import WebSocketTransport
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 let peers = root.appendingPathComponent("Tests/WebSocketTransportTests/Peers")
-
-func shell(_ command: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    do { try process.run() } catch { return "" }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
 
 /// Starts the test suite's echo server and returns it with its port.
 func startEchoServer() throws -> (Process, Int) {
@@ -153,14 +141,10 @@ func run() async throws {
         decode / 1e9, copy / 1e9, decode / copy)
     print(decodeRow)
 
-    let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").trimmingCharacters(in: .whitespaces)
-    let date = ISO8601DateFormatter().string(from: Date())
     let report = """
         # Transport benchmarks
 
-        - date: \(date)
-        - system: \(shell("uname -srm")), \(shell("nproc")) cores, \(cpu.isEmpty ? "unknown CPU" : cpu)
-        - load average at the end (the cores are shared with other builds): \(shell("cut -d' ' -f1-3 /proc/loadavg"))
+        \(BenchmarkMachine.current.markdown.joined(separator: "\n"))
         - build: `swift run -c release TransportBenchmarks`; server: `Tests/WebSocketTransportTests/Peers/echo_server.py`
           (Python websockets \(shell("python3 -c 'import websockets; print(websockets.__version__)'")), one process, loopback)
 
