@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "LiveConnectionSimulator", targets: ["LiveConnectionSimulator"]),
         .library(name: "LiveConnectionTesting", targets: ["LiveConnectionTesting"]),
         .executable(name: "livesim", targets: ["livesim"]),
+        .library(name: "LiveConnectionChecker", targets: ["LiveConnectionChecker"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
     ],
     targets: [
@@ -23,8 +24,7 @@ let package = Package(
         .executableTarget(
             name: "livesim",
             dependencies: [
-                "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport",
-            ],
+                "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport", "LiveConnectionChecker"],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
@@ -74,6 +74,18 @@ let package = Package(
         .executableTarget(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"], swiftSettings: strict),
+        // The model checker: exhaustive search of the connection machine and of users' models,
+        // schedule exploration of the async shell.
+        .target(
+            name: "LiveConnectionChecker", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "LiveConnectionCheckerTests",
+            dependencies: ["LiveConnectionChecker", "LiveConnection", "LiveConnectionSimulator"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection"],
+            path: "Benchmarks/CheckerBenchmarks", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

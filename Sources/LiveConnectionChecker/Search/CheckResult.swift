@@ -1,0 +1,106 @@
+import Foundation
+
+/// How to search.
+///
+/// ```swift
+/// var options = CheckOptions()
+/// options.maxDepth = 30
+/// options.threads = 2
+/// let result = ModelChecker(model).run(options)
+/// ```
+public struct CheckOptions: Sendable {
+    /// Breadth-first finds shortest counterexamples and keeps every state (parent pointers);
+    /// depth-first keeps only 64-bit fingerprints and the current path.
+    public enum Strategy: String, Sendable {
+        case breadthFirst = "bfs"
+        case depthFirst = "dfs"
+    }
+
+    public var strategy: Strategy = .breadthFirst
+    /// States deeper than this are not expanded (`nil`: no bound).
+    public var maxDepth: Int? = nil
+    /// Stop after storing this many distinct states (`nil`: no bound).
+    public var maxStates: Int? = nil
+    /// Worker threads for breadth-first expansion (depth-first always uses one).
+    public var threads: Int = 1
+    /// Check `eventually` properties (each costs a small bounded search per trigger state).
+    public var checkEventually = true
+
+    public init() {}
+}
+
+/// What a search found and how much work it took, in SPIN's and TLC's terms.
+///
+/// ```swift
+/// let result = ModelChecker(model).run()
+/// print(result.statistics)   // "1204 distinct states, 15311 generated, depth 17, …"
+/// if !result.passed { ... }
+/// ```
+public struct CheckResult<M: Model>: Sendable {
+    /// The verdict.
+    public enum Outcome: Sendable {
+        /// Every property held on every state explored, and every `sometimes` was reached.
+        case passed
+        /// A property failed.
+        case violated(Violation<M>)
+    }
+
+    public var outcome: Outcome
+    public var statistics: SearchStatistics
+
+    /// True when nothing failed.
+    public var passed: Bool {
+        if case .passed = outcome { return true }
+        return false
+    }
+
+    /// The violation, if any.
+    public var violation: Violation<M>? {
+        if case .violated(let violation) = outcome { return violation }
+        return nil
+    }
+}
+
+/// The figures of one search.
+///
+/// ```swift
+/// print(result.statistics.distinctStatesPerSecond)
+/// ```
+public struct SearchStatistics: Sendable, CustomStringConvertible {
+    /// Successors computed, duplicates included (TLC's "states generated").
+    public var statesGenerated = 0
+    /// States stored in the visited set.
+    public var distinctStates = 0
+    /// The deepest level stored.
+    public var depthReached = 0
+    /// True if the whole reachable space (within the depth bound) was explored; false if
+    /// the state bound stopped the search or a violation ended it.
+    public var exhausted = false
+    /// True if the depth bound cut some paths (states at the bound had successors).
+    public var depthBoundHit = false
+    /// Wall-clock seconds of the search (not of the model's setup).
+    public var seconds = 0.0
+    /// Bytes held by the search's own structures at the end (states, parents, visited set).
+    public var memoryBytes = 0
+    /// Worker threads used.
+    public var threads = 1
+    /// The strategy used.
+    public var strategy = CheckOptions.Strategy.breadthFirst
+
+    /// Distinct states per wall-clock second.
+    public var distinctStatesPerSecond: Double { seconds > 0 ? Double(distinctStates) / seconds : 0 }
+    /// Generated states per wall-clock second.
+    public var generatedStatesPerSecond: Double { seconds > 0 ? Double(statesGenerated) / seconds : 0 }
+    /// The search's memory per distinct state.
+    public var bytesPerState: Double { distinctStates > 0 ? Double(memoryBytes) / Double(distinctStates) : 0 }
+
+    public var description: String {
+        let rate = Int(distinctStatesPerSecond.rounded())
+        let memory = Double(memoryBytes) / 1_048_576
+        let bound = exhausted ? (depthBoundHit ? "depth-bounded" : "exhaustive") : "incomplete"
+        return "\(statesGenerated) states generated, \(distinctStates) distinct, depth \(depthReached) (\(bound)), "
+            + "\(String(format: "%.2f", seconds)) s, \(rate) distinct states/s, "
+            + "\(String(format: "%.1f", memory)) MiB (\(String(format: "%.1f", bytesPerState)) B/state), "
+            + "\(strategy.rawValue), \(threads) thread\(threads == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,110 @@
+import LiveConnection
+
+/// Depth-first search with bounded memory: the visited set keeps only 64-bit
+/// fingerprints (10 bytes a slot with the depth), and the path lives on a stack.
+///
+/// Use it when the breadth-first state array would not fit. The counterexample it finds
+/// is the path it happened to be on, not necessarily a shortest one, and a fingerprint
+/// collision can hide a state (see ``FingerprintSet``). Single-threaded: parallel
+/// depth-first search needs a concurrent visited set, and the breadth-first mode is
+/// where the cores go.
+final class DepthFirstSearch<M: Model> {
+    let model: M
+    let options: CheckOptions
+    let evaluator: PropertyEvaluator<M>
+    private var visited = FingerprintSet(capacity: 1 << 16)
+    private var statistics = SearchStatistics()
+    private var memo: M.Memo
+    private var reached: UInt64 = 0
+
+    private struct Frame {
+        var state: M.State
+        var depth: Int
+        var successors: [Counterexample<M>.Step]
+        var cursor = 0
+        /// How this frame's state was reached from the frame below (nil for a root).
+        var step: Counterexample<M>.Step?
+    }
+
+    init(model: M, options: CheckOptions) {
+        self.model = model
+        self.options = options
+        evaluator = PropertyEvaluator(model: model, checkEventually: options.checkEventually)
+        memo = model.makeMemo()
+    }
+
+    func run() -> CheckResult<M> {
+        let start = ContinuousClock.now
+        statistics.strategy = .depthFirst
+        statistics.threads = 1
+        let outcome = search()
+        statistics.seconds = (ContinuousClock.now - start).seconds
+        statistics.distinctStates = visited.count
+        statistics.memoryBytes = visited.bytes
+        return CheckResult(outcome: outcome, statistics: statistics)
+    }
+
+    private func search() -> CheckResult<M>.Outcome {
+        let limit = options.maxStates ?? .max
+        let maxDepth = options.maxDepth ?? .max
+        var truncated = false
+        for root in model.initialStates {
+            var stack: [Frame] = []
+            if let outcome = visit(root, depth: 0, step: nil, stack: &stack, maxDepth: maxDepth) { return outcome }
+            while var frame = stack.popLast() {
+                guard frame.cursor < frame.successors.count else { continue }
+                let step = frame.successors[frame.cursor]
+                frame.cursor += 1
+                stack.append(frame)
+                if visited.count >= limit {
+                    truncated = true
+                    break
+                }
+                if let outcome = visit(step.state, depth: frame.depth + 1, step: step, stack: &stack, maxDepth: maxDepth) {
+                    return outcome
+                }
+            }
+            if truncated { break }
+        }
+        statistics.exhausted = !truncated
+        for (bit, index) in evaluator.sometimes.enumerated() where reached & (1 << UInt64(bit)) == 0 {
+            let property = evaluator.properties[index]
+            return .violated(
+                Violation(
+                    property: property.name, kind: .sometimes,
+                    message: "no reachable state satisfies it (\(visited.count) states explored)",
+                    counterexample: Counterexample(initial: model.initialStates[0], steps: [])))
+        }
+        return .passed
+    }
+
+    /// Checks a newly reached state and pushes it if it must be explored.
+    private func visit(
+        _ state: M.State, depth: Int, step: Counterexample<M>.Step?, stack: inout [Frame], maxDepth: Int
+    ) -> CheckResult<M>.Outcome? {
+        guard visited.visit(model.fingerprint(state), depth: depth) else { return nil }
+        statistics.depthReached = max(statistics.depthReached, depth)
+        if let found = evaluator.firstViolation(state, memo: &memo) {
+            var steps = stack.compactMap(\.step)
+            if let step { steps.append(step) }
+            let initial = stack.first?.state ?? state
+            let property = evaluator.properties[found.property]
+            return .violated(
+                Violation(
+                    property: property.name, kind: property.kind, message: found.message,
+                    counterexample: Counterexample(initial: initial, steps: steps)))
+        }
+        if reached != evaluator.allReached { reached |= evaluator.reached(state, pending: ~reached) }
+        guard depth < maxDepth else {
+            statistics.depthBoundHit = true
+            return nil
+        }
+        var successors: [Counterexample<M>.Step] = []
+        model.expand(state, memo: &memo, where: nil) { action, choice, next in
+            statistics.statesGenerated += 1
+            if next != state { successors.append(.init(action: action, choice: choice, state: next)) }
+        }
+        stack.append(Frame(state: state, depth: depth, successors: successors, step: step))
+        return nil
+    }
+}

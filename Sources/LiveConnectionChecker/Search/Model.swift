@@ -1,0 +1,73 @@
+/// A finite state machine the checker can explore: states, the actions enabled in each,
+/// where an action leads, and the properties every reachable state must satisfy.
+///
+/// ```swift
+/// struct Counter: Model {
+///     var initialStates: [Int] { [0] }
+///     func actions(in state: Int) -> [String] { state < 3 ? ["inc"] : ["reset"] }
+///     func next(_ action: String, after state: Int) -> [Int] { action == "inc" ? [state + 1] : [0] }
+///     var properties: [Property<Counter>] {
+///         [.always("bounded") { $0 <= 3 }, .sometimes("reaches 3") { $0 == 3 }]
+///     }
+/// }
+/// let result = ModelChecker(Counter()).run()   // passes: 4 distinct states
+/// ```
+///
+/// A model is a value with no mutable state: the checker calls it from several threads.
+/// Nondeterminism is explicit: `next(_:after:)` returns every state the action may lead
+/// to (its index is the *choice* a counterexample records); an empty result means the
+/// action is not possible after all.
+public protocol Model: Sendable {
+    /// One configuration of the system; equal states are explored once.
+    associatedtype State: Hashable & Sendable
+    /// Something that can happen; printed in counterexamples.
+    associatedtype Action: Hashable & Sendable & CustomStringConvertible
+    /// Per-thread scratch space for ``expand(_:memo:where:_:)`` (a cache, buffers).
+    /// Models that need none leave it `Void`.
+    associatedtype Memo = Void
+
+    /// Where the search starts.
+    var initialStates: [State] { get }
+    /// The actions that may happen in `state`.
+    func actions(in state: State) -> [Action]
+    /// The states `action` may lead to from `state` (several when nondeterministic).
+    func next(_ action: Action, after state: State) -> [State]
+    /// What must hold: `always` invariants, `sometimes` reachability, bounded `eventually`.
+    var properties: [Property<Self>] { get }
+
+    /// A fresh per-thread memo.
+    func makeMemo() -> Memo
+    /// Calls `body` with every (action, choice, successor) of `state`, in a fixed order,
+    /// skipping actions for which `filter` returns false.
+    ///
+    /// The default goes through ``actions(in:)`` and ``next(_:after:)``; a model may
+    /// override it to avoid building arrays (the connection model does). The order must
+    /// be deterministic: counterexamples are rebuilt by replaying emission ordinals.
+    func expand(
+        _ state: State, memo: inout Memo, where filter: ((Action) -> Bool)?,
+        _ body: (_ action: Action, _ choice: Int, _ next: State) -> Void)
+    /// A 64-bit hash of the state, stable within one run: the visited set's key and the
+    /// depth-first mode's fingerprint. The default uses `hashValue`.
+    func fingerprint(_ state: State) -> UInt64
+}
+
+extension Model where Memo == Void {
+    public func makeMemo() {}
+}
+
+extension Model {
+    public func expand(
+        _ state: State, memo: inout Memo, where filter: ((Action) -> Bool)?,
+        _ body: (_ action: Action, _ choice: Int, _ next: State) -> Void
+    ) {
+        for action in actions(in: state) where filter?(action) ?? true {
+            for (choice, successor) in next(action, after: state).enumerated() {
+                body(action, choice, successor)
+            }
+        }
+    }
+
+    public func fingerprint(_ state: State) -> UInt64 {
+        UInt64(bitPattern: Int64(state.hashValue))
+    }
+}

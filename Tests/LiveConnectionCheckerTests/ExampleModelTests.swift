@@ -1,0 +1,80 @@
+import LiveConnectionChecker
+import Testing
+
+/// The docs' example (docs/model-checking.md): a turnstile with a coin counter that
+/// must never go negative. Kept compiling and passing here.
+struct Turnstile: Model {
+    enum Lock: Hashable, Sendable { case locked, unlocked }
+    struct State: Hashable, Sendable {
+        var lock = Lock.locked
+        var coins = 0
+    }
+    enum Action: String, Hashable, Sendable, CustomStringConvertible {
+        case coin, push
+        var description: String { rawValue }
+    }
+
+    /// The bug to plant: let people through without paying.
+    var freeRide = false
+    var maxCoins = 3
+
+    var initialStates: [State] { [State()] }
+
+    func actions(in state: State) -> [Action] {
+        state.coins < maxCoins ? [.coin, .push] : [.push]
+    }
+
+    func next(_ action: Action, after state: State) -> [State] {
+        var state = state
+        switch (action, state.lock) {
+        case (.coin, _):
+            state.coins += 1
+            state.lock = .unlocked
+        case (.push, .unlocked):
+            state.lock = .locked
+        case (.push, .locked):
+            guard freeRide else { return [] }  // a locked turnstile does not turn
+            state.coins -= 1
+        }
+        return [state]
+    }
+
+    var properties: [Property<Turnstile>] {
+        [
+            .always("paid", "nobody passes without paying", violation: { $0.coins < 0 ? "coins \($0.coins)" : nil }),
+            .sometimes("full", "the coin box can fill up") { $0.coins == maxCoins },
+            .eventually("relocks", "an unlocked turnstile can lock again", from: { $0.lock == .unlocked },
+                        reaches: { $0.lock == .locked }, within: 1),
+        ]
+    }
+}
+
+@Suite("A user's own model")
+struct ExampleModelTests {
+    @Test("the correct turnstile passes and every state is found", arguments: [CheckOptions.Strategy.breadthFirst, .depthFirst])
+    func correctTurnstilePasses(strategy: CheckOptions.Strategy) {
+        var options = CheckOptions()
+        options.strategy = strategy
+        let result = ModelChecker(Turnstile()).run(options)
+        #expect(result.passed, "\(String(describing: result.violation))")
+        // locked/unlocked × 0...3 coins, minus (unlocked, 0): 7 states.
+        #expect(result.statistics.distinctStates == 7)
+        #expect(result.statistics.exhausted)
+    }
+
+    @Test("the free ride is found with the shortest counterexample")
+    func freeRideIsFound() throws {
+        let result = ModelChecker(Turnstile(freeRide: true)).run()
+        let violation = try #require(result.violation)
+        #expect(violation.property == "paid")
+        #expect(violation.counterexample.actions == [.push])
+        #expect(violation.counterexample.final.coins == -1)
+    }
+
+    @Test("a model that can never fill up fails its sometimes property")
+    func vacuousModelFails() throws {
+        let result = ModelChecker(Turnstile(maxCoins: 0)).run()
+        let violation = try #require(result.violation)
+        #expect(violation.property == "full" || violation.property == "paid")
+    }
+}
