@@ -22,6 +22,7 @@ enum Livesim {
         .shrink,
         .diff,
         .connect, .echoClient,
+        .check,
     ]
 
     static func main() async {

@@ -92,34 +92,51 @@ final class BreadthFirstSearch<M: Model> {
         let memos = memos
         let work: @Sendable (Int) -> Void = { worker in
             let output = outputs[worker]
-            let memo = memos[worker]
+            let box = memos[worker]
             let low = range.lowerBound + worker * chunk
             let high = min(range.upperBound, low + chunk)
             guard low < high else { return }
+            // Work in locals and publish once: class fields in the hot loop would pay
+            // for exclusivity checks and reference counting on every successor.
+            var found = output.violation
+            var reached = output.reached
+            var generated = 0
+            var candidates: [M.State] = [], hashes: [UInt64] = [], parents: [UInt32] = [], ordinals: [UInt16] = []
+            // Move the memo out (not copy: a shared one would be copied on first write).
+            var memo = box.memo
+            box.memo = model.makeMemo()
             for index in low..<high {
                 let state = snapshot[index]
-                if output.violation == nil, let found = evaluator.firstViolation(state, memo: &memo.memo) {
-                    output.violation = (index, found.property, found.message)
+                if found == nil, let violation = evaluator.firstViolation(state, memo: &memo) {
+                    found = (index, violation.property, violation.message)
                 }
-                if output.reached != evaluator.allReached {
-                    output.reached |= evaluator.reached(state, pending: ~output.reached)
+                if reached != evaluator.allReached {
+                    reached |= evaluator.reached(state, pending: ~reached)
                 }
-                guard expand, output.violation == nil else { continue }
+                guard expand, found == nil else { continue }
                 var ordinal = 0
-                model.expand(state, memo: &memo.memo, where: nil) { _, _, next in
+                model.expand(state, memo: &memo, where: nil) { _, _, next in
                     defer { ordinal += 1 }
-                    output.generated += 1
+                    generated += 1
                     if next == state { return }
                     let hash = model.fingerprint(next)
                     if visited.find(next, hash: hash, in: snapshot) == nil {
-                        output.states.append(next)
-                        output.hashes.append(hash)
-                        output.parents.append(UInt32(index))
-                        output.ordinals.append(UInt16(ordinal))
+                        candidates.append(next)
+                        hashes.append(hash)
+                        parents.append(UInt32(index))
+                        ordinals.append(UInt16(truncatingIfNeeded: ordinal))
                     }
                 }
                 precondition(ordinal <= Int(UInt16.max), "more than 65535 successors of one state")
             }
+            output.violation = found
+            output.reached = reached
+            output.generated = generated
+            output.states = candidates
+            output.hashes = hashes
+            output.parents = parents
+            output.ordinals = ordinals
+            box.memo = memo
         }
         if threads == 1 {
             work(0)

@@ -46,29 +46,31 @@ struct PropertyEvaluator<M: Model>: Sendable {
         return mask
     }
 
+    /// A bounded breadth-first search along progress actions. The frontiers are tiny
+    /// (progress actions are few), so duplicates are found by a linear scan of the
+    /// states seen: cheaper than hashing into a set per trigger state.
     private func reaches(
         from start: M.State, goal: (M.State) -> Bool, within steps: Int, progress: @escaping @Sendable (M.Action) -> Bool,
         memo: inout M.Memo
     ) -> Bool {
         if goal(start) { return true }
-        var seen: Set<M.State> = [start]
-        var frontier = [start]
+        var seen = [start]
+        var frontier = 0..<1
         for _ in 0..<steps {
-            var next: [M.State] = []
             var found = false
-            for state in frontier {
-                model.expand(state, memo: &memo, where: progress) { _, _, successor in
+            for index in frontier {
+                model.expand(seen[index], memo: &memo, where: progress) { _, _, successor in
                     if found { return }
                     if goal(successor) {
                         found = true
-                    } else if seen.insert(successor).inserted {
-                        next.append(successor)
+                    } else if !seen.contains(successor) {
+                        seen.append(successor)
                     }
                 }
                 if found { return true }
             }
-            if next.isEmpty { return false }
-            frontier = next
+            if frontier.upperBound == seen.count { return false }
+            frontier = frontier.upperBound..<seen.count
         }
         return false
     }

@@ -1,0 +1,37 @@
+// Rebuilding a machine from its parts, for tools that store machines compactly.
+extension ConnectionMachine {
+    /// A machine with exactly these fields: the model checker decodes its packed states
+    /// with this, then steps the real machine (so what it checks is the shipped code).
+    ///
+    /// ```swift
+    /// let copy = ConnectionMachine(
+    ///     configuration: m.configuration, state: m.state, wanted: m.wanted, foreground: m.foreground,
+    ///     endpoint: m.endpoint, generation: m.generation, failures: m.failures, lastDelay: m.lastDelay,
+    ///     topics: m.topics, lastSequence: m.lastSequence, commandsInFlight: m.commandsInFlight)
+    /// // copy == m
+    /// ```
+    ///
+    /// The parts must be consistent, as the machine itself keeps them: a connecting or
+    /// open state names the last generation minted.
+    public init(
+        configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, endpoint: Endpoint?,
+        generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], lastSequence: UInt64?,
+        commandsInFlight: [CommandID]
+    ) {
+        self.init(configuration: configuration)
+        self.state = state
+        self.wanted = wanted
+        self.foreground = foreground
+        self.endpoint = endpoint
+        self.generation = generation
+        self.failures = failures
+        self.lastDelay = lastDelay
+        self.topics = topics
+        self.lastSequence = lastSequence
+        self.commandsInFlight = commandsInFlight
+        if let live = liveGeneration {
+            precondition(live == generation, "restoring state \(state) with last generation \(generation)")
+        }
+        precondition(failures >= 0, "restoring \(failures) failures")
+    }
+}

@@ -1,0 +1,136 @@
+import LiveConnection
+
+// What the checker proves about the connection machine. Each `always` property reads
+// either a flaw the environment recorded while following a step's effects, or the
+// packed state itself.
+extension ConnectionModel {
+    public var properties: [Property<ConnectionModel>] {
+        func flaw(_ name: String, _ flaw: Flaws, _ summary: String) -> Property<ConnectionModel> {
+            .always(name, summary, violation: { state in
+                Environment.flaws(state.environment).contains(flaw) ? summary : nil
+            })
+        }
+        let bounds = bounds
+        var properties: [Property<ConnectionModel>] = [
+            flaw(
+                "stale-inputs-change-nothing", .staleChangedMachine,
+                "a late callback or timer of a dead generation leaves the machine's value unchanged"),
+            flaw(
+                "one-socket", .extraSocket,
+                "after every step at most one socket is open or opening, and it is the live generation's"),
+            flaw(
+                "open-only-after-handshake", .openBeforeHandshake,
+                "open is reported only once the live connection's handshake completed"),
+            flaw(
+                "resubscribe-before-open", .openBeforeResubscribe,
+                "when open is reported, the server holds exactly the app's topics on the new connection"),
+            flaw(
+                "resume-before-open", .openBeforeResume,
+                "with resume on, a connection opened after a sequenced message asks to resume before reporting open"),
+            flaw(
+                "one-pending-reconnect", .secondReconnect,
+                "a reconnect is never scheduled while one is already pending"),
+            flaw(
+                "backoff-within-policy", .delayOutOfPolicy,
+                "every retry delay lies within the policy's bounds for the failures since the last open"),
+            flaw(
+                "nothing-after-terminal-close", .activityAfterTerminal,
+                "a terminal close or handshake status stops the machine, and nothing opens until connect(to:)"),
+            flaw(
+                "stopped-left-only-by-connect", .leftStoppedWithoutConnect,
+                "stopped is left only through connect(to:)"),
+            flaw(
+                "commands-completed-once", .completedTwice,
+                "each command's outcome is reported exactly once"),
+            flaw("commands-sent-at-most-once", .sentTwice, "a command's frame is never sent twice"),
+            flaw(
+                "commands-never-hang", .commandHangs,
+                "a command is answered at once or rides an open socket; it never outlives its connection"),
+            flaw(
+                "timers-die-with-connection", .timerOfDeadConnection,
+                "a connection's timers are cancelled when it ends"),
+            flaw(
+                "deliveries-in-order", .deliveredOutOfOrder,
+                "sequenced messages reach the app once each, in increasing order"),
+            .always(
+                "phase-matches-socket",
+                "connecting has an opening socket, open an open one, every other phase none",
+                violation: { state in
+                    let socket = Environment(state.environment).socket
+                    let expected: Environment.Socket
+                    switch MachineCodebook.kind(state.machine) {
+                    case .connecting: expected = .connecting
+                    case .open, .openAwaitingPong: expected = .open
+                    default: expected = .none
+                    }
+                    return socket == expected ? nil : "phase \(MachineCodebook.kind(state.machine)) with socket \(socket)"
+                }),
+            .always(
+                "progress-is-armed",
+                "connecting has its connect timeout armed, open its heartbeat (and pong deadline while a ping is unanswered), waiting its retry, refreshing a pending refresh",
+                violation: { state in
+                    let environment = Environment(state.environment)
+                    let timers = environment.liveTimers
+                    switch MachineCodebook.kind(state.machine) {
+                    case .connecting where timers & Environment.connectTimeoutBit == 0: return "connecting without a connect timeout"
+                    case .open where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
+                    case .openAwaitingPong where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
+                    case .openAwaitingPong where timers & Environment.pongDeadlineBit == 0: return "a ping without a deadline"
+                    case .waiting where !environment.retryArmed: return "waiting without a retry armed"
+                    case .refreshing where !environment.refreshPending: return "refreshing without a refresh pending"
+                    default: return nil
+                    }
+                }),
+            .eventually(
+                "no-deadlock",
+                "a wanted, foregrounded connection on a healthy network can always still reach open",
+                from: { state in
+                    let environment = Environment(state.environment)
+                    return MachineCodebook.wanted(state.machine) && MachineCodebook.foreground(state.machine)
+                        && environment.network == .up && environment.flaws.isEmpty
+                },
+                reaches: { MachineCodebook.kind($0.machine) == .open || MachineCodebook.kind($0.machine) == .openAwaitingPong },
+                within: 4,
+                via: { action in
+                    switch action {
+                    case .input(.timerFired(.retry)), .input(.opened), .input(.credentialsRefreshed(succeeded: true)): true
+                    default: false
+                    }
+                }),
+            .sometimes("reaches-open", "a connection opens") { MachineCodebook.kind($0.machine) == .open },
+            .sometimes("reaches-waiting", "a failure leads to a backoff wait") { MachineCodebook.kind($0.machine) == .waiting },
+            .sometimes("reaches-refreshing", "4001 or 401 leads to a credentials refresh") {
+                MachineCodebook.kind($0.machine) == .refreshing
+            },
+            .sometimes("reaches-terminal-stop", "a terminal close stops the machine") {
+                MachineCodebook.kind($0.machine) == .stopped && Environment($0.environment).terminal
+            },
+        ]
+        if bounds.lifecycle {
+            properties.append(.sometimes("reaches-background", "backgrounding closes the socket but keeps wanting it") {
+                MachineCodebook.kind($0.machine) == .backgrounded && MachineCodebook.wanted($0.machine)
+            })
+        }
+        if bounds.commands > 0 {
+            properties.append(.sometimes("command-in-flight", "a command rides an open connection") {
+                MachineCodebook.commandsInFlight($0.machine) > 0
+            })
+        }
+        if bounds.topics > 0 {
+            properties.append(.sometimes("open-with-every-topic", "a connection opens with every topic subscribed") {
+                MachineCodebook.kind($0.machine) == .open && MachineCodebook.topicCount($0.machine) == bounds.topics
+            })
+        }
+        if bounds.serverLog > 1 {
+            properties.append(.sometimes("resumes-after-reconnect", "a reconnected client gets the rest of the log") {
+                MachineCodebook.lastSequence($0.machine) == UInt64(bounds.serverLog) && Environment($0.environment).olderGeneration
+            })
+        }
+        if bounds.staleCallbacks {
+            properties.append(.sometimes("dead-generation-exists", "late callbacks have a dead generation to come from") {
+                Environment($0.environment).olderGeneration
+            })
+        }
+        return properties
+    }
+}

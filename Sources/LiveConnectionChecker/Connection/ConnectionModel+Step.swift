@@ -1,0 +1,189 @@
+import LiveConnection
+
+// How the environment follows one machine step: what it delivered, then each effect in
+// order, then the end-of-step checks. Every breach found becomes a flaw in the state.
+extension ConnectionModel {
+    func apply(_ outcome: MachineOutcome, of entry: InputTable.Entry, before code: UInt64, _ environment: Environment)
+        -> State
+    {
+        var e = environment
+        var flaws: Flaws = []
+        // Sockets and timers per role: the older generation, the one current when the
+        // step began, one minted by the step.
+        var sockets = PerRole<Environment.Socket>(older: .none, current: e.socket, minted: .none)
+        var timers = PerRole<UInt8>(older: 0, current: e.liveTimers, minted: 0)
+        var orphaned = false
+        var resumeSent = false
+        var sequence: UInt64?
+        var terminalNow = false
+        var connectIntent = false
+        var refreshSucceeded = false
+        let input = entry.input
+
+        // What the environment itself did by delivering the input.
+        switch entry.source {
+        case .intent:
+            switch input {
+            case .connect:
+                connectIntent = true
+                e.terminal = false
+            case .send(let id): e[command: Int(id.rawValue) - 1] = .issued
+            default: break
+            }
+        case .live:
+            switch input {
+            case .opened:
+                sockets[Int(Role.current.rawValue)] = .open
+                e.serverSubscriptions = 0  // a new connection: the server knows no subscriptions
+            case .received(_, let number): sequence = number
+            case .pong: e.pingUnanswered = false
+            case .closedByPeer(_, let code, _): terminalNow = configuration.terminalCloseCodes.contains(code)
+            case .connectFailed(_, .handshakeRejected(let status)):
+                terminalNow = configuration.terminalHandshakeStatuses.contains(status)
+            default: break
+            }
+        case .timer:
+            switch input {
+            case .timerFired(.retry): e.retryArmed = false
+            case .timerFired(.connectTimeout): timers[1] &= ~Environment.connectTimeoutBit
+            case .timerFired(.heartbeat): timers[1] &= ~Environment.heartbeatBit
+            case .timerFired(.pongDeadline): timers[1] &= ~Environment.pongDeadlineBit
+            default: break
+            }
+        case .credentials:
+            e.refreshPending = false
+            refreshSucceeded = input == .credentialsRefreshed(succeeded: true)
+        case .late(let current):
+            // A late open really opened a socket, which the machine must close at once.
+            if case .opened = input { sockets[current ? 1 : 0] = .open }
+        }
+
+        for effect in outcome.effects {
+            switch effect {
+            case .open(let role):
+                if e.terminal { flaws.insert(.activityAfterTerminal) }
+                sockets[Int(role.rawValue)] = .connecting
+            case .close(let role):
+                if role == .current && sockets[1] != .none { orphaned = true }
+                sockets[Int(role.rawValue)] = .none
+            case .subscribe(let topic, _): e.serverSubscriptions |= 1 << UInt8(topic)
+            case .unsubscribe(let topic, _): e.serverSubscriptions &= ~(1 << UInt8(topic))
+            case .resume: resumeSent = true
+            case .command(let command, _):
+                if e[command: command] != .issued { flaws.insert(.sentTwice) }
+                e[command: command] = .inFlight
+            case .ping: e.pingUnanswered = true
+            case .arm(.retry, _, let delay):
+                if e.retryArmed { flaws.insert(.secondReconnect) }
+                e.retryArmed = true
+                // After a successful refresh the machine retries with the failures before
+                // the refresh; every other retry is one more failure.
+                var failures = Int(e.failuresSinceOpen)
+                if refreshSucceeded {
+                    failures = max(0, failures - 1)
+                } else {
+                    e.failuresSinceOpen = min(e.failuresSinceOpen + 1, UInt8(codebook.failureCap))
+                    failures = Int(e.failuresSinceOpen)
+                }
+                let bounds = configuration.backoff.distribution(afterFailures: failures, previous: nil).bounds
+                if delay < .zero || delay > bounds.upperBound || delay > configuration.backoff.maximumDelay {
+                    flaws.insert(.delayOutOfPolicy)
+                }
+            case .arm(let timer, let role, _): timers[Int(role.rawValue)] |= Self.bit(timer)
+            case .disarm(.retry, _): e.retryArmed = false
+            case .disarm(let timer, let role): timers[Int(role.rawValue)] &= ~Self.bit(timer)
+            case .refresh:
+                e.refreshPending = true
+                e.failuresSinceOpen = min(e.failuresSinceOpen + 1, UInt8(codebook.failureCap))
+            case .complete(let command):
+                let status = e[command: command]
+                if status != .issued && status != .inFlight { flaws.insert(.completedTwice) }
+                e[command: command] = .completed
+            case .deliver:
+                if let sequence {
+                    if sequence <= UInt64(e.delivered) { flaws.insert(.deliveredOutOfOrder) }
+                    e.delivered = UInt8(sequence)
+                }
+            case .reportOpen:
+                let live = outcome.minted ? 2 : 1
+                if sockets[live] != .open {
+                    flaws.insert(.openBeforeHandshake)
+                } else {
+                    if UInt64(e.serverSubscriptions) != MachineCodebook.topicSet(outcome.machine) {
+                        flaws.insert(.openBeforeResubscribe)
+                    }
+                    if configuration.resume && MachineCodebook.lastSequence(outcome.machine) != 0 && !resumeSent {
+                        flaws.insert(.openBeforeResume)
+                    }
+                }
+                e.failuresSinceOpen = 0
+            case .report:
+                break
+            }
+        }
+
+        // End of step: one socket, the live one; no timer of a dead connection armed.
+        let live = outcome.minted ? 2 : 1
+        for role in 0..<3 where role != live && sockets[role] != .none { flaws.insert(.extraSocket) }
+        if outcome.minted && timers[1] != 0 { flaws.insert(.timerOfDeadConnection) }
+        if sockets[live] == .none && timers[live] != 0 { flaws.insert(.timerOfDeadConnection) }
+        if outcome.minted { e.olderGeneration = e.olderGeneration || MachineCodebook.minted(code) }
+        e.socket = sockets[live]
+        e.liveTimers = timers[live]
+        if e.socket != .open {
+            e.pingUnanswered = false
+            e.serverSubscriptions = 0
+        }
+        for command in 0..<bounds.commands {
+            switch e[command: command] {
+            case .issued: flaws.insert(.commandHangs)
+            case .inFlight where orphaned || e.socket != .open: flaws.insert(.commandHangs)
+            default: break
+            }
+        }
+        let kindAfter = MachineCodebook.kind(outcome.machine)
+        if terminalNow {
+            e.terminal = true
+            if kindAfter != .stopped { flaws.insert(.activityAfterTerminal) }
+        }
+        if MachineCodebook.kind(code) == .stopped && kindAfter != .stopped && !connectIntent {
+            flaws.insert(.leftStoppedWithoutConnect)
+        }
+        if outcome.staleChanged { flaws.insert(.staleChangedMachine) }
+        e.flaws = flaws
+        return State(machine: outcome.machine, environment: e.word)
+    }
+
+    static func bit(_ timer: MicroEffect.Timer) -> UInt8 {
+        switch timer {
+        case .retry: 0
+        case .connectTimeout: Environment.connectTimeoutBit
+        case .heartbeat: Environment.heartbeatBit
+        case .pongDeadline: Environment.pongDeadlineBit
+        }
+    }
+}
+
+/// One value per ``Role`` (a fixed triple: no allocation on the hot path).
+struct PerRole<Value> {
+    var older: Value
+    var current: Value
+    var minted: Value
+
+    subscript(_ index: Int) -> Value {
+        get {
+            switch index {
+            case 0: older
+            case 1: current
+            default: minted
+            }
+        }
+        set {
+            switch index {
+            case 0: older = newValue
+            case 1: current = newValue
+            default: minted = newValue
+            }
+        }
+    }
+}

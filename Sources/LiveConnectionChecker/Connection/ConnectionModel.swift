@@ -1,0 +1,195 @@
+public import LiveConnection
+
+/// The shipped ``ConnectionMachine`` (or a broken ``MachineVariant``) inside a bounded,
+/// adversarial environment, as a ``Model`` for the checker.
+///
+/// ```swift
+/// let model = try ConnectionModel()                         // standard bounds
+/// let result = ModelChecker(model).run()
+/// print(result.statistics)                                  // states, depth, rate, memory
+/// if let violation = result.violation {
+///     for line in model.replay(violation.counterexample).lines { print(line) }
+/// }
+/// ```
+///
+/// A state is the machine's packed code plus the ``Environment`` (16 bytes). In every
+/// state the environment offers: every intent (connect to either endpoint, disconnect,
+/// background/foreground, subscribe/unsubscribe, send each command once); every
+/// transport event the live connection can produce in its socket's state (open or
+/// handshake failure 503/401/403 while connecting; data with and without sequence
+/// numbers, pong, close 1000/4001/4003/1008, reset while open); every armed timer firing
+/// (time is abstracted: a timer may fire whenever it is armed); the credentials provider
+/// answering yes or no; late callbacks and timers of dead generations; the network going
+/// down, freezing and coming back; the server broadcasting the next sequence number.
+/// A step that draws a backoff delay branches three ways (``BoundaryRandom``).
+///
+/// The machine steps through the real `handle(_:using:)`; each (machine, input) step
+/// is computed once per worker and cached (``StepMemo``): the machine part of the space
+/// is small, the environment multiplies it.
+public struct ConnectionModel: Model {
+    /// The machine's packed code and the environment's.
+    public struct State: Hashable, Sendable {
+        public var machine: UInt64
+        public var environment: UInt64
+    }
+
+    public typealias Action = ConnectionAction
+    public typealias Memo = StepMemo
+
+    public let configuration: ConnectionConfiguration
+    public let bounds: ConnectionBounds
+    public let variant: MachineVariant
+    let codebook: MachineCodebook
+    let inputs: InputTable
+    let stepper: MachineStepper
+
+    /// A model of `variant` under `configuration`, in the world `bounds` describes.
+    public init(
+        configuration: ConnectionConfiguration = ConnectionConfiguration(), bounds: ConnectionBounds = .standard,
+        variant: MachineVariant = .correct
+    ) throws(ConnectionModelError) {
+        try bounds.validate()
+        self.configuration = configuration
+        self.bounds = bounds
+        self.variant = variant
+        codebook = try MachineCodebook(
+            configuration: configuration, bounds: bounds, reasons: InputTable.reasons(configuration: configuration))
+        inputs = InputTable(codebook: codebook, bounds: bounds)
+        stepper = MachineStepper(codebook: codebook, variant: variant)
+    }
+
+    public var initialStates: [State] {
+        [State(machine: codebook.encode(ConnectionMachine(configuration: configuration)), environment: Environment().word)]
+    }
+
+    public func makeMemo() -> StepMemo { StepMemo() }
+
+    public func actions(in state: State) -> [Action] {
+        var memo = StepMemo()
+        var actions: [Action] = []
+        expand(state, memo: &memo, where: nil) { action, choice, _ in
+            if choice == 0 { actions.append(action) }
+        }
+        return actions
+    }
+
+    public func next(_ action: Action, after state: State) -> [State] {
+        var memo = StepMemo()
+        var states: [State] = []
+        expand(state, memo: &memo, where: { $0 == action }) { _, _, next in states.append(next) }
+        return states
+    }
+
+    /// The decoded machine of a state (generations renumbered: the last one is g3).
+    public func machine(of state: State) -> ConnectionMachine { codebook.decode(state.machine) }
+
+    /// A multiply-xorshift mix of the two words: fast, and good in the low bits the
+    /// hash tables index with.
+    public func fingerprint(_ state: State) -> UInt64 {
+        var x = state.machine &* 0x9E37_79B9_7F4A_7C15 ^ (state.environment &+ 0x632B_E59B_D9B4_E019)
+        x ^= x >> 32
+        x &*= 0xD6E8_FEB8_6659_FD93
+        x ^= x >> 32
+        return x
+    }
+
+    public func expand(
+        _ state: State, memo: inout StepMemo, where filter: ((Action) -> Bool)?,
+        _ body: (_ action: Action, _ choice: Int, _ next: State) -> Void
+    ) {
+        let environment = Environment(state.environment)
+        guard environment.flaws.isEmpty else { return }  // a violation: nothing after it matters
+        let code = state.machine
+        let row = memo.row(code, inputs: inputs.entries.count)
+        func deliver(_ index: Int) {
+            let entry = inputs.entries[index]
+            let late: Bool
+            if case .late = entry.source { late = true } else { late = false }
+            let outcomes = row.outcomes(index) { stepper.step(code, entry.input, stale: late) }
+            // A late input that changed nothing and did nothing is a self-loop: its check
+            // (stale-inputs-change-nothing) happened when the step was computed.
+            if late && outcomes.count == 1 && outcomes[0].isNoOp { return }
+            let action: Action = late ? .late(entry.input) : .input(entry.input)
+            if let filter, !filter(action) { return }
+            for (choice, outcome) in outcomes.enumerated() {
+                body(action, choice, apply(outcome, of: entry, before: code, environment))
+            }
+        }
+        func change(_ action: Action, _ update: (inout Environment) -> Void) {
+            if let filter, !filter(action) { return }
+            var next = environment
+            update(&next)
+            body(action, 0, State(machine: code, environment: next.word))
+        }
+
+        // Intents.
+        for index in inputs.connect { deliver(index) }
+        deliver(inputs.disconnect)
+        if bounds.lifecycle { deliver(MachineCodebook.foreground(code) ? inputs.background : inputs.foreground) }
+        let topics = MachineCodebook.topicSet(code)
+        for topic in 0..<bounds.topics {
+            deliver(topics & (1 << UInt64(topic)) == 0 ? inputs.subscribe[topic] : inputs.unsubscribe[topic])
+        }
+        for command in 0..<bounds.commands where environment[command: command] == .unissued {
+            deliver(inputs.send[command])
+        }
+        // The live connection's transport.
+        switch environment.socket {
+        case .connecting where environment.network == .up:
+            deliver(inputs.opened)
+            for index in inputs.handshakeFailures { deliver(index) }
+        case .open:
+            if environment.network == .up {
+                deliver(inputs.receivedPlain)
+                for index in inputs.receivedSequence.prefix(Int(environment.serverLog)) { deliver(index) }
+                if environment.pingUnanswered { deliver(inputs.pong) }
+                for index in inputs.peerCloses { deliver(index) }
+            }
+            deliver(inputs.reset)
+            for command in 0..<bounds.commands where environment[command: command] == .inFlight {
+                deliver(inputs.sendCompleted[command])
+            }
+        case .connecting, .none:
+            break
+        }
+        // Timers and the credentials provider.
+        if environment.retryArmed { deliver(inputs.retry) }
+        if environment.liveTimers & Environment.connectTimeoutBit != 0 { deliver(inputs.connectTimeout) }
+        if environment.liveTimers & Environment.heartbeatBit != 0 { deliver(inputs.heartbeat) }
+        if environment.liveTimers & Environment.pongDeadlineBit != 0 { deliver(inputs.pongDeadline) }
+        if environment.refreshPending {
+            deliver(inputs.refreshSucceeded)
+            deliver(inputs.refreshFailed)
+        }
+        // Late callbacks of dead generations.
+        if MachineCodebook.minted(code) && environment.socket == .none {
+            for index in inputs.lateCurrent { deliver(index) }
+        }
+        if environment.olderGeneration {
+            for index in inputs.lateOlder { deliver(index) }
+        }
+        // The network and the server.
+        if bounds.networkFaults {
+            switch environment.network {
+            case .up:
+                change(.network(.down)) { $0.network = .down }
+                change(.network(.freeze)) { $0.network = .frozen }
+            case .down, .frozen:
+                change(.network(.up)) { $0.network = .up }
+            }
+        }
+        if Int(environment.serverLog) < bounds.serverLog {
+            let sequence = UInt64(environment.serverLog) + 1
+            change(.broadcast(sequence: sequence)) { $0.serverLog += 1 }
+        }
+    }
+}
+
+extension ConnectionModel {
+    /// Runs the checker on this model. Prefer it to `ModelChecker(model).run(options)`
+    /// from another module: called here, the generic search is specialized for this
+    /// model's state type (several times faster than the unspecialized generic code).
+    public func check(_ options: CheckOptions = CheckOptions()) -> CheckResult<ConnectionModel> {
+        ModelChecker(self).run(options)
+    }
+}

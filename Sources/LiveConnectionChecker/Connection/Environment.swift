@@ -1,0 +1,123 @@
+/// What the connection model tracks around the machine: the network, the transport's
+/// sockets and armed timers as the machine's effects left them, the server, the app's
+/// commands, and the contract breaches observed (``Flaw``), packed into 64 bits.
+///
+/// The environment learns everything from the machine's *effects* and its own
+/// deliveries, never from the machine's fields, so what the properties check is the
+/// machine's observable behaviour.
+///
+/// Layout (bit offsets): network 0–1, an older generation exists 2, live socket 3–4,
+/// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), ping unanswered 9,
+/// server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, command
+/// status 19–24, refresh pending 25, terminal close seen 26, failures since open 27–30,
+/// flaws 32–47.
+struct Environment: Hashable, Sendable {
+    enum Network: UInt8 { case up, down, frozen }
+    enum Socket: UInt8 { case none, connecting, open }
+    enum Command: UInt8 { case unissued, issued, inFlight, completed }
+
+    var network = Network.up
+    var olderGeneration = false
+    var socket = Socket.none
+    var retryArmed = false
+    /// The live generation's timers: connect timeout, heartbeat, pong deadline (bits 0–2).
+    var liveTimers: UInt8 = 0
+    var pingUnanswered = false
+    var serverLog: UInt8 = 0
+    var serverSubscriptions: UInt8 = 0
+    var delivered: UInt8 = 0
+    var commands: (Command, Command, Command) = (.unissued, .unissued, .unissued)
+    var refreshPending = false
+    var terminal = false
+    var failuresSinceOpen: UInt8 = 0
+    var flaws: Flaws = []
+
+    static let connectTimeoutBit: UInt8 = 1
+    static let heartbeatBit: UInt8 = 2
+    static let pongDeadlineBit: UInt8 = 4
+
+    init() {}
+
+    init(_ word: UInt64) {
+        network = Network(rawValue: UInt8(word & 3)) ?? .up
+        olderGeneration = word & (1 << 2) != 0
+        socket = Socket(rawValue: UInt8((word >> 3) & 3)) ?? .none
+        retryArmed = word & (1 << 5) != 0
+        liveTimers = UInt8((word >> 6) & 7)
+        pingUnanswered = word & (1 << 9) != 0
+        serverLog = UInt8((word >> 10) & 7)
+        serverSubscriptions = UInt8((word >> 13) & 7)
+        delivered = UInt8((word >> 16) & 7)
+        commands = (
+            Command(rawValue: UInt8((word >> 19) & 3)) ?? .unissued,
+            Command(rawValue: UInt8((word >> 21) & 3)) ?? .unissued,
+            Command(rawValue: UInt8((word >> 23) & 3)) ?? .unissued
+        )
+        refreshPending = word & (1 << 25) != 0
+        terminal = word & (1 << 26) != 0
+        failuresSinceOpen = UInt8((word >> 27) & 15)
+        flaws = Flaws(rawValue: UInt16(truncatingIfNeeded: word >> 32))
+    }
+
+    var word: UInt64 {
+        var word = UInt64(network.rawValue)
+        if olderGeneration { word |= 1 << 2 }
+        word |= UInt64(socket.rawValue) << 3
+        if retryArmed { word |= 1 << 5 }
+        word |= UInt64(liveTimers) << 6
+        if pingUnanswered { word |= 1 << 9 }
+        word |= UInt64(serverLog) << 10
+        word |= UInt64(serverSubscriptions) << 13
+        word |= UInt64(delivered) << 16
+        word |= UInt64(commands.0.rawValue) << 19 | UInt64(commands.1.rawValue) << 21 | UInt64(commands.2.rawValue) << 23
+        if refreshPending { word |= 1 << 25 }
+        if terminal { word |= 1 << 26 }
+        word |= UInt64(failuresSinceOpen) << 27
+        word |= UInt64(flaws.rawValue) << 32
+        return word
+    }
+
+    /// The flaws of a packed environment, without unpacking the rest.
+    static func flaws(_ word: UInt64) -> Flaws { Flaws(rawValue: UInt16(truncatingIfNeeded: word >> 32)) }
+
+    static func == (lhs: Environment, rhs: Environment) -> Bool { lhs.word == rhs.word }
+    func hash(into hasher: inout Hasher) { hasher.combine(word) }
+
+    subscript(command index: Int) -> Command {
+        get {
+            switch index {
+            case 0: commands.0
+            case 1: commands.1
+            default: commands.2
+            }
+        }
+        set {
+            switch index {
+            case 0: commands.0 = newValue
+            case 1: commands.1 = newValue
+            default: commands.2 = newValue
+            }
+        }
+    }
+}
+
+/// Contract breaches the environment observed while applying one step's effects. Each
+/// is the evidence for one `always` property of the connection model; a state carrying
+/// a flaw is a violation.
+struct Flaws: OptionSet, Hashable, Sendable {
+    let rawValue: UInt16
+    static let staleChangedMachine = Flaws(rawValue: 1 << 0)
+    static let extraSocket = Flaws(rawValue: 1 << 1)
+    static let openBeforeHandshake = Flaws(rawValue: 1 << 2)
+    static let openBeforeResubscribe = Flaws(rawValue: 1 << 3)
+    static let openBeforeResume = Flaws(rawValue: 1 << 4)
+    static let secondReconnect = Flaws(rawValue: 1 << 5)
+    static let delayOutOfPolicy = Flaws(rawValue: 1 << 6)
+    static let activityAfterTerminal = Flaws(rawValue: 1 << 7)
+    static let leftStoppedWithoutConnect = Flaws(rawValue: 1 << 8)
+    static let completedTwice = Flaws(rawValue: 1 << 9)
+    static let sentTwice = Flaws(rawValue: 1 << 10)
+    static let commandHangs = Flaws(rawValue: 1 << 11)
+    static let timerOfDeadConnection = Flaws(rawValue: 1 << 12)
+    static let deliveredOutOfOrder = Flaws(rawValue: 1 << 13)
+}

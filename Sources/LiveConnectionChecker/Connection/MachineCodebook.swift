@@ -1,0 +1,202 @@
+import Foundation
+import LiveConnection
+
+/// Encodes a ``ConnectionMachine`` into 42 bits and back, exactly, for the worlds the
+/// connection model explores.
+///
+/// The machine's value holds strings (reasons, topics), arrays and a configuration; the
+/// checker stores millions of them, so it keeps a packed code and decodes only to step.
+/// Three abstractions make the code finite, each exact for what the machine does:
+/// - Generations are renumbered: the last one minted is always 3 (the older one the
+///   environment still plays late callbacks from is 2). The machine only ever compares
+///   generations for equality with the live one, so the renumbered machine behaves the
+///   same.
+/// - `failures` saturates one past the count where the backoff distribution stops
+///   changing (the refresh path draws with `failures − 1`, hence one past). Only the
+///   "connecting attempt=N" report sees the difference.
+/// - Delays are indices into the finite set of boundary draws the policy can produce.
+///
+/// Layout of the code (bit offsets): kind 0–2, reason 3–7, wanted 8, foreground 9,
+/// endpoint 10–11, minted 12, failures 13–16, last delay 17–22, topics 23–30 (count +
+/// three 2-bit entries), last sequence 31–33, commands in flight 34–41.
+struct MachineCodebook: Sendable {
+    let configuration: ConnectionConfiguration
+    let endpoints: [Endpoint]
+    let topics: [String]
+    /// Every reason a waiting, refreshing or stopped state can carry in this world.
+    let reasons: [String]
+    /// Every delay a boundary draw can produce, in first-found order.
+    let delays: [Duration]
+    /// Where `failures` saturates.
+    let failureCap: Int
+    /// The generation number the live (or last) connection has in a decoded machine.
+    static let current = Generation(3)
+    /// The generation number of the older connection the environment plays late callbacks from.
+    static let older = Generation(2)
+
+    enum Kind: UInt64 {
+        case idle, connecting, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped
+    }
+
+    init(configuration: ConnectionConfiguration, bounds: ConnectionBounds, reasons: [String]) throws(ConnectionModelError) {
+        self.configuration = configuration
+        endpoints = ["wss://a.example/live", "wss://b.example/live"].prefix(bounds.endpoints).map { text in
+            guard let url = URL(string: text) else { preconditionFailure("bad built-in endpoint \(text)") }
+            return Endpoint(url: url)
+        }
+        topics = ["alpha", "beta", "gamma"].prefix(bounds.topics).map { $0 }
+        self.reasons = reasons
+        let policy = configuration.backoff
+        // The distribution settles at some count K; store up to K + 1.
+        var settled: Int?
+        for k in 0...14 {
+            let reference = policy.distribution(afterFailures: k, previous: nil)
+            if (k...k + 16).allSatisfy({ policy.distribution(afterFailures: $0, previous: nil) == reference }) {
+                settled = k
+                break
+            }
+        }
+        guard let settled else { throw .backoffNeverSaturates }
+        failureCap = settled + 1
+        for k in 0..<(settled + 1) {
+            let lower = policy.distribution(afterFailures: k, previous: nil).bounds.upperBound
+            let upper = policy.distribution(afterFailures: k + 1, previous: nil).bounds.upperBound
+            if upper < lower { throw .backoffNotMonotone }
+        }
+        // Close the set of delays under boundary draws (decorrelated jitter feeds each
+        // delay back in as `previous`).
+        var delays: [Duration] = [.zero]
+        var frontier: [Duration?] = [nil, .zero]
+        while !frontier.isEmpty {
+            var next: [Duration?] = []
+            for previous in frontier {
+                for failures in 0...failureCap {
+                    for draw in BoundaryRandom.Draw.allCases {
+                        var random = BoundaryRandom(draw)
+                        let delay = policy.delay(afterFailures: failures, previous: previous, using: &random)
+                        if !delays.contains(delay) {
+                            delays.append(delay)
+                            next.append(delay)
+                            if delays.count > 60 { throw .tooManyDelays(delays.count) }
+                        }
+                    }
+                }
+            }
+            frontier = next
+        }
+        self.delays = delays
+    }
+
+    // MARK: Decoding
+
+    func decode(_ code: UInt64) -> ConnectionMachine {
+        let reason = field(code, 3, 5) == 0 ? "" : reasons[Int(field(code, 3, 5)) - 1]
+        let minted = field(code, 12, 1) == 1
+        let generation = minted ? Self.current : Generation(0)
+        let state: ConnectionMachine.State
+        switch Kind(rawValue: field(code, 0, 3)) {
+        case .idle: state = .idle
+        case .connecting: state = .connecting(generation)
+        case .open: state = .open(generation, awaitingPong: false)
+        case .openAwaitingPong: state = .open(generation, awaitingPong: true)
+        case .waiting: state = .waiting(reason: reason)
+        case .refreshing: state = .refreshing(reason: reason)
+        case .backgrounded: state = .backgrounded
+        case .stopped, nil: state = .stopped(reason: reason)
+        }
+        let endpoint = field(code, 10, 2)
+        let delay = field(code, 17, 6)
+        let sequence = field(code, 31, 3)
+        return ConnectionMachine(
+            configuration: configuration, state: state, wanted: field(code, 8, 1) == 1,
+            foreground: field(code, 9, 1) == 1, endpoint: endpoint == 0 ? nil : endpoints[Int(endpoint) - 1],
+            generation: generation, failures: Int(field(code, 13, 4)),
+            lastDelay: delay == 0 ? nil : delays[Int(delay) - 1],
+            topics: list(field(code, 23, 8)).map { topics[$0] }, lastSequence: sequence == 0 ? nil : sequence,
+            commandsInFlight: list(field(code, 34, 8)).map { CommandID(UInt64($0 + 1)) })
+    }
+
+    // MARK: Encoding
+
+    /// The code of `machine`, whose generations must already be renumbered (live = 3).
+    func encode(_ machine: ConnectionMachine) -> UInt64 {
+        var code: UInt64 = 0
+        var reason = ""
+        let kind: Kind
+        switch machine.state {
+        case .idle: kind = .idle
+        case .connecting: kind = .connecting
+        case .open(_, let awaiting): kind = awaiting ? .openAwaitingPong : .open
+        case .waiting(let why): kind = .waiting; reason = why
+        case .refreshing(let why): kind = .refreshing; reason = why
+        case .backgrounded: kind = .backgrounded
+        case .stopped(let why): kind = .stopped; reason = why
+        }
+        code |= kind.rawValue
+        if !reason.isEmpty {
+            guard let index = reasons.firstIndex(of: reason) else {
+                preconditionFailure("reason \"\(reason)\" of state \(machine.state) is not in the model's reason table")
+            }
+            code |= UInt64(index + 1) << 3
+        }
+        if machine.wanted { code |= 1 << 8 }
+        if machine.foreground { code |= 1 << 9 }
+        if let endpoint = machine.endpoint {
+            guard let index = endpoints.firstIndex(of: endpoint) else { preconditionFailure("unknown endpoint \(endpoint)") }
+            code |= UInt64(index + 1) << 10
+        }
+        switch machine.generation {
+        case 0: break
+        case Self.current: code |= 1 << 12
+        default: preconditionFailure("encoding generation \(machine.generation): renumber to \(Self.current) first")
+        }
+        code |= UInt64(min(machine.failures, failureCap)) << 13
+        if let delay = machine.lastDelay {
+            guard let index = delays.firstIndex(of: delay) else { preconditionFailure("delay \(delay) is not a boundary draw") }
+            code |= UInt64(index + 1) << 17
+        }
+        code |= packList(machine.topics.map { topic in
+            guard let index = topics.firstIndex(of: topic) else { preconditionFailure("unknown topic \(topic)") }
+            return index
+        }) << 23
+        if let sequence = machine.lastSequence {
+            precondition(sequence <= 7, "sequence \(sequence) beyond the model's server log")
+            code |= sequence << 31
+        }
+        code |= packList(machine.commandsInFlight.map { Int($0.rawValue) - 1 }) << 34
+        return code
+    }
+
+    // MARK: Fields read by properties and the environment
+
+    static func kind(_ code: UInt64) -> Kind { Kind(rawValue: code & 7) ?? .stopped }
+    static func reason(_ code: UInt64) -> Int { Int((code >> 3) & 31) }
+    static func wanted(_ code: UInt64) -> Bool { code & (1 << 8) != 0 }
+    static func foreground(_ code: UInt64) -> Bool { code & (1 << 9) != 0 }
+    static func minted(_ code: UInt64) -> Bool { code & (1 << 12) != 0 }
+    /// The subscribed topics as a bit set.
+    static func topicSet(_ code: UInt64) -> UInt64 {
+        let packed = (code >> 23) & 0xFF
+        var set: UInt64 = 0
+        for slot in 0..<Int(packed & 3) { set |= 1 << ((packed >> (2 + 2 * UInt64(slot))) & 3) }
+        return set
+    }
+    static func topicCount(_ code: UInt64) -> Int { Int((code >> 23) & 3) }
+    static func commandsInFlight(_ code: UInt64) -> Int { Int((code >> 34) & 3) }
+    static func lastSequence(_ code: UInt64) -> UInt64 { (code >> 31) & 7 }
+
+    private func field(_ code: UInt64, _ offset: UInt64, _ width: UInt64) -> UInt64 {
+        (code >> offset) & ((1 << width) - 1)
+    }
+
+    private func list(_ packed: UInt64) -> [Int] {
+        (0..<Int(packed & 3)).map { Int((packed >> (2 + 2 * UInt64($0))) & 3) }
+    }
+
+    private func packList(_ items: [Int]) -> UInt64 {
+        precondition(items.count <= 3, "more than three items in a packed list")
+        var packed = UInt64(items.count)
+        for (slot, item) in items.enumerated() { packed |= UInt64(item) << (2 + 2 * UInt64(slot)) }
+        return packed
+    }
+}

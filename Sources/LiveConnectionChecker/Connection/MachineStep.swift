@@ -1,0 +1,175 @@
+import LiveConnection
+
+/// One outcome of stepping the machine: its new code and its effects, compiled to the
+/// few facts the environment needs.
+struct MachineOutcome: Sendable {
+    /// The machine's code afterwards (generations renumbered).
+    var machine: UInt64
+    /// The step minted a generation (the previous one, if any, became the older one).
+    var minted: Bool
+    var effects: [MicroEffect]
+    /// A late input of a dead generation changed the machine's value.
+    var staleChanged: Bool
+
+    /// Leaves machine and environment as they were: a late input with no effects.
+    var isNoOp: Bool { effects.isEmpty && !staleChanged && !minted }
+}
+
+/// Which connection an effect is about, relative to the step: the older generation, the
+/// one that was current when the step began, or one the step minted.
+enum Role: UInt8, Sendable {
+    case older, current, minted
+}
+
+/// An effect, reduced to what the environment tracks.
+enum MicroEffect: Sendable {
+    enum Timer: UInt8, Sendable { case retry, connectTimeout, heartbeat, pongDeadline }
+
+    case open(Role)
+    case close(Role)
+    case subscribe(topic: Int, Role)
+    case unsubscribe(topic: Int, Role)
+    case resume(Role)
+    case command(Int, Role)
+    case ping(Role)
+    case arm(Timer, Role, delay: Duration)
+    case disarm(Timer, Role)
+    case refresh
+    case complete(Int)
+    case deliver
+    case reportOpen
+    case report
+}
+
+/// Steps the (possibly wrapped) machine from a code, once per boundary draw when the
+/// step draws, and compiles the results. Pure: the per-thread ``StepMemo`` caches it.
+struct MachineStepper: Sendable {
+    let codebook: MachineCodebook
+    let variant: MachineVariant
+
+    func step(_ code: UInt64, _ input: Input, stale: Bool) -> [MachineOutcome] {
+        let before = codebook.decode(code)
+        var outcomes: [MachineOutcome] = []
+        for draw in BoundaryRandom.Draw.allCases {
+            var machine = before
+            var random = BoundaryRandom(draw)
+            let effects = variant.handle(input, machine: &machine, using: &random)
+            outcomes.append(compile(before: before, after: machine, effects: effects, stale: stale))
+            if random.draws == 0 { break }  // nothing was drawn: one outcome
+        }
+        return outcomes
+    }
+
+    /// The machine's real effects for one outcome (for printing counterexamples).
+    func effects(_ code: UInt64, _ input: Input, draw: BoundaryRandom.Draw) -> [Effect] {
+        var machine = codebook.decode(code)
+        var random = BoundaryRandom(draw)
+        return variant.handle(input, machine: &machine, using: &random)
+    }
+
+    private func compile(before: ConnectionMachine, after: ConnectionMachine, effects: [Effect], stale: Bool) -> MachineOutcome {
+        let minted = after.generation != before.generation
+        var renumbered = after
+        if minted {
+            precondition(
+                after.generation == before.generation.next,
+                "one step minted \(after.generation) after \(before.generation)")
+            renumbered = ConnectionMachine(
+                configuration: after.configuration, state: Self.renumber(after.state), wanted: after.wanted,
+                foreground: after.foreground, endpoint: after.endpoint, generation: MachineCodebook.current,
+                failures: after.failures, lastDelay: after.lastDelay, topics: after.topics,
+                lastSequence: after.lastSequence, commandsInFlight: after.commandsInFlight)
+        }
+        func role(_ g: Generation) -> Role {
+            if minted && g == after.generation { return .minted }
+            if g == MachineCodebook.current && before.generation == MachineCodebook.current { return .current }
+            precondition(g == MachineCodebook.older, "effect names generation \(g) (before \(before.generation))")
+            return .older
+        }
+        let micro = effects.map { effect -> MicroEffect in
+            switch effect {
+            case .openConnection(let g, _): return .open(role(g))
+            case .closeConnection(let g, _, _): return .close(role(g))
+            case .send(let g, .subscribe(let topic)): return .subscribe(topic: topicIndex(topic), role(g))
+            case .send(let g, .unsubscribe(let topic)): return .unsubscribe(topic: topicIndex(topic), role(g))
+            case .send(let g, .resume): return .resume(role(g))
+            case .send(let g, .command(let id)): return .command(Int(id.rawValue) - 1, role(g))
+            case .ping(let g): return .ping(role(g))
+            case .startTimer(let timer, let delay):
+                let (kind, g) = Self.timer(timer)
+                return .arm(kind, g.map(role) ?? .current, delay: delay)
+            case .cancelTimer(let timer):
+                let (kind, g) = Self.timer(timer)
+                return .disarm(kind, g.map(role) ?? .current)
+            case .refreshCredentials: return .refresh
+            case .completeCommand(let id, _): return .complete(Int(id.rawValue) - 1)
+            case .deliverMessage: return .deliver
+            case .reportGap: return .report
+            case .report(.open): return .reportOpen
+            case .report: return .report
+            }
+        }
+        return MachineOutcome(
+            machine: codebook.encode(renumbered), minted: minted, effects: micro, staleChanged: stale && after != before)
+    }
+
+    private func topicIndex(_ topic: String) -> Int {
+        guard let index = codebook.topics.firstIndex(of: topic) else { preconditionFailure("unknown topic \(topic)") }
+        return index
+    }
+
+    static func timer(_ timer: TimerID) -> (MicroEffect.Timer, Generation?) {
+        switch timer {
+        case .retry: (.retry, nil)
+        case .connectTimeout(let g): (.connectTimeout, g)
+        case .heartbeat(let g): (.heartbeat, g)
+        case .pongDeadline(let g): (.pongDeadline, g)
+        }
+    }
+
+    static func renumber(_ state: ConnectionMachine.State) -> ConnectionMachine.State {
+        switch state {
+        case .connecting: .connecting(MachineCodebook.current)
+        case .open(_, let awaiting): .open(MachineCodebook.current, awaitingPong: awaiting)
+        default: state
+        }
+    }
+}
+
+/// A worker thread's cache of machine steps: per machine code, the outcomes of each
+/// input, filled in as they are first needed.
+///
+/// The machine is a pure function of its value, the input and the random words, so a
+/// step computed once is valid forever; the environment around it is what multiplies
+/// the state space, and stepping the environment is bit arithmetic. One hash lookup per
+/// state finds the machine's row; each input is then an array index.
+public struct StepMemo {
+    private var rows: [UInt64: MachineRow] = [:]
+
+    public init() {}
+
+    /// The row of a machine code.
+    mutating func row(_ code: UInt64, inputs: Int) -> MachineRow {
+        if let row = rows[code] { return row }
+        let row = MachineRow(inputs: inputs)
+        rows[code] = row
+        return row
+    }
+
+    /// Machine codes cached so far.
+    public var count: Int { rows.count }
+}
+
+/// The cached steps of one machine code (a reference, so a worker fills it in place).
+final class MachineRow {
+    private var outcomes: [[MachineOutcome]?]
+
+    init(inputs: Int) { outcomes = Array(repeating: nil, count: inputs) }
+
+    func outcomes(_ input: Int, compute: () -> [MachineOutcome]) -> [MachineOutcome] {
+        if let cached = outcomes[input] { return cached }
+        let result = compute()
+        outcomes[input] = result
+        return result
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import LiveConnection
+import LiveConnectionChecker
+
+extension Command {
+    /// `livesim check`: exhaustive search of the connection machine's state space.
+    static let check = Command(
+        name: "check",
+        summary: "model-check the connection machine exhaustively",
+        usage: """
+            usage: livesim check [--depth N] [--max-states N] [--dfs] [--threads N] [--variant NAME]
+                                 [--topics N] [--commands N] [--log N] [--no-eventually]
+
+            Explores every state of the connection machine in a bounded environment and checks
+            its properties. Prints states generated, distinct states, depth, states/s and memory;
+            on a violation prints the shortest counterexample (breadth-first) and exits 1.
+
+              --depth N        do not expand states deeper than N (default: no bound)
+              --max-states N   stop after N distinct states (default: no bound)
+              --dfs            depth-first with 64-bit fingerprints (bounded memory, paths not shortest)
+              --threads N      worker threads for breadth-first expansion (default: all cores)
+              --variant NAME   check a planted bug: \(MachineVariant.allCases.map(\.rawValue).joined(separator: ", "))
+              --topics N       topics the app may subscribe to, 0...3 (default 2)
+              --commands N     commands the app may send, 0...3 (default 2)
+              --log N          highest sequence number the server broadcasts, 0...7 (default 2)
+              --no-eventually  skip the no-deadlock check (faster)
+            """,
+        run: runCheck)
+}
+
+private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
+    var options = CheckOptions()
+    var bounds = ConnectionBounds.standard
+    options.maxDepth = try arguments.option("--depth", parse: nonNegative)
+    options.maxStates = try arguments.option("--max-states", parse: positive)
+    options.threads = try arguments.option("--threads", parse: positive) ?? ProcessInfo.processInfo.activeProcessorCount
+    if arguments.flag("--dfs") { options.strategy = .depthFirst }
+    if arguments.flag("--no-eventually") { options.checkEventually = false }
+    let variant = try arguments.option("--variant", parse: MachineVariant.init(rawValue:)) ?? .correct
+    bounds.topics = try arguments.option("--topics", parse: nonNegative) ?? bounds.topics
+    bounds.commands = try arguments.option("--commands", parse: nonNegative) ?? bounds.commands
+    bounds.serverLog = try arguments.option("--log", parse: nonNegative) ?? bounds.serverLog
+    try arguments.finish()
+
+    let model = try ConnectionModel(bounds: bounds, variant: variant)
+    print(
+        "livesim check: connection machine (\(variant)), topics \(bounds.topics), commands \(bounds.commands), "
+            + "server log \(bounds.serverLog), endpoints \(bounds.endpoints)")
+    let properties = model.properties
+    print("properties: " + properties.map(\.name).joined(separator: ", "))
+    let result = model.check(options)
+    print(result.statistics)
+    guard let violation = result.violation else {
+        print("result: pass (\(properties.count) properties)")
+        return 0
+    }
+    print("result: VIOLATION of \(violation.property) (\(violation.kind.rawValue)): \(violation.message)")
+    if !violation.counterexample.steps.isEmpty {
+        print("shortest counterexample, \(violation.counterexample.length) step\(violation.counterexample.length == 1 ? "" : "s"):")
+        for line in model.replay(violation.counterexample).lines { print(line) }
+    }
+    return 1
+}
+
+private func nonNegative(_ text: String) -> Int? { Int(text).flatMap { $0 >= 0 ? $0 : nil } }
+private func positive(_ text: String) -> Int? { Int(text).flatMap { $0 > 0 ? $0 : nil } }
