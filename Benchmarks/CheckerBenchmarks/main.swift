@@ -1,1 +1,189 @@
-print("placeholder")
+// Checker benchmark: distinct states per second and bytes per state for the connection
+// model, ours (packed states, indexed visited table, parallel levels) against a baseline
+// breadth-first search over the same model with the standard library's Set and
+// Dictionary, in the same run. Writes Benchmarks/results/checker.md.
+//
+//   swift run -c release CheckerBenchmarks [--topics N --commands N --log N] [--baseline-states N]
+import Foundation
+import LiveConnection
+import LiveConnectionChecker
+
+struct Figures {
+    var label: String
+    var distinct: Int
+    var generated: Int
+    var seconds: Double
+    var bytes: Int
+    var depth: Int
+    var exhausted: Bool
+    var rate: Double { Double(distinct) / seconds }
+    var bytesPerState: Double { Double(bytes) / Double(distinct) }
+}
+
+/// The straightforward checker a first version would be: a FIFO queue, a
+/// `Set<State>` of visited states and a `[State: State]` parent map.
+func baseline(_ model: ConnectionModel, maxStates: Int) -> Figures {
+    let start = ContinuousClock.now
+    var memo = model.makeMemo()
+    let initial = model.initialStates[0]
+    var visited: Set<ConnectionModel.State> = [initial]
+    var parents: [ConnectionModel.State: ConnectionModel.State] = [:]
+    var queue = [initial]
+    var head = 0
+    var generated = 0
+    var depthMarks = [0]
+    while head < queue.count && visited.count < maxStates {
+        if head == depthMarks.last! { depthMarks.append(queue.count) }
+        let state = queue[head]
+        head += 1
+        model.expand(state, memo: &memo, where: nil) { _, _, next in
+            generated += 1
+            if visited.insert(next).inserted {
+                parents[next] = state
+                queue.append(next)
+            }
+        }
+    }
+    let seconds = (ContinuousClock.now - start).seconds
+    // A native Set/Dictionary stores a bitmap word per 64 buckets plus the elements, at
+    // most 3/4 full; count capacity, as ours counts capacity.
+    let stateSize = MemoryLayout<ConnectionModel.State>.stride
+    let bytes = visited.capacity * stateSize + parents.capacity * 2 * stateSize + queue.capacity * stateSize
+        + (visited.capacity + parents.capacity) / 8
+    return Figures(
+        label: "baseline: Set + Dictionary parents, 1 thread", distinct: visited.count, generated: generated,
+        seconds: seconds, bytes: bytes, depth: depthMarks.count - 1, exhausted: head == queue.count)
+}
+
+func ours(_ model: ConnectionModel, threads: Int, strategy: CheckOptions.Strategy = .breadthFirst) -> Figures {
+    var options = CheckOptions()
+    options.threads = threads
+    options.strategy = strategy
+    options.checkEventually = false  // the baseline checks no properties either
+    let result = model.check(options)
+    if let violation = result.violation, violation.kind != .sometimes {
+        print("unexpected violation: \(violation.property)")
+        exit(1)
+    }
+    let s = result.statistics
+    let label = strategy == .breadthFirst
+        ? "ours: BFS, \(threads) thread\(threads == 1 ? "" : "s")" : "ours: DFS with 64-bit fingerprints, 1 thread"
+    return Figures(
+        label: label, distinct: s.distinctStates, generated: s.statesGenerated, seconds: s.seconds, bytes: s.memoryBytes,
+        depth: s.depthReached, exhausted: s.exhausted)
+}
+
+func peakResidentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return kilobytes * 1024
+    }
+    return 0
+}
+
+func shell(_ command: String) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { return "?" }
+    process.waitUntilExit()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+// MARK: Run
+
+var words = Array(CommandLine.arguments.dropFirst())
+@MainActor func option(_ name: String, _ fallback: Int) -> Int {
+    guard let index = words.firstIndex(of: name), index + 1 < words.count, let value = Int(words[index + 1]) else {
+        return fallback
+    }
+    words.removeSubrange(index...index + 1)
+    return value
+}
+var bounds = ConnectionBounds()
+bounds.topics = option("--topics", 3)
+bounds.commands = option("--commands", 2)
+bounds.serverLog = option("--log", 2)
+let baselineStates = option("--baseline-states", 2_000_000)
+
+let model: ConnectionModel
+do {
+    model = try ConnectionModel(bounds: bounds)
+} catch {
+    print("bad bounds: \(error)")
+    exit(64)
+}
+let world = "topics \(bounds.topics), commands \(bounds.commands), server log \(bounds.serverLog), endpoints \(bounds.endpoints)"
+print("connection model, \(world), MemoryLayout<State>.size = \(MemoryLayout<ConnectionModel.State>.size) B")
+
+var rows: [Figures] = []
+@MainActor func run(_ figures: @autoclosure () -> Figures) -> Figures {
+    let result = figures()
+    print(
+        "\(result.label): \(result.distinct) distinct, \(result.generated) generated, depth \(result.depth), "
+            + "\(String(format: "%.2f", result.seconds)) s, \(Int(result.rate)) distinct/s, "
+            + "\(String(format: "%.1f", result.bytesPerState)) B/state\(result.exhausted ? "" : " (stopped at the bound)")")
+    rows.append(result)
+    return result
+}
+let two = run(ours(model, threads: 2))
+let one = run(ours(model, threads: 1))
+let dfs = run(ours(model, threads: 1, strategy: .depthFirst))
+let naive = run(baseline(model, maxStates: baselineStates))
+let peak = peakResidentBytes()
+
+// Rates against the baseline at the same number of states would favour the baseline's
+// smaller table (fewer cache misses); its figures are for its own (smaller) run.
+let speedup = two.rate / one.rate
+let versusBaseline = one.rate / naive.rate
+print("speed-up 2 threads / 1 thread: \(String(format: "%.2f", speedup))×")
+print("ours (1 thread) / baseline: \(String(format: "%.2f", versusBaseline))× states/s, "
+    + "\(String(format: "%.2f", naive.bytesPerState / one.bytesPerState))× less memory per state")
+
+let date = ISO8601DateFormatter().string(from: Date())
+let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")
+var report = """
+    # Checker benchmark
+
+    - date: \(date)
+    - system: \(shell("uname -srm")), nproc \(ProcessInfo.processInfo.activeProcessorCount), CPU \(cpu)
+    - world: connection model, \(world); `MemoryLayout<ConnectionModel.State>.size` = \(MemoryLayout<ConnectionModel.State>.size) bytes
+    - command: `swift run -c release CheckerBenchmarks --topics \(bounds.topics) --commands \(bounds.commands) --log \(bounds.serverLog)`
+    - the machine is shared with other builds: wall-clock rates are lower bounds.
+
+    | search | distinct states | generated | depth | seconds | distinct states/s | bytes/state |
+    | --- | ---: | ---: | ---: | ---: | ---: | ---: |
+
+    """
+for row in rows {
+    report += "| \(row.label) | \(row.distinct)\(row.exhausted ? "" : " (bound)") | \(row.generated) | \(row.depth) | "
+        + "\(String(format: "%.2f", row.seconds)) | \(Int(row.rate)) | \(String(format: "%.1f", row.bytesPerState)) |\n"
+}
+report += """
+
+    - speed-up, 2 threads over 1: **\(String(format: "%.2f", speedup))×**
+    - ours (1 thread) over the baseline: \(String(format: "%.2f", versusBaseline))× the states/s, \
+    \(String(format: "%.2f", naive.bytesPerState / one.bytesPerState))× less memory per state \
+    (baseline stopped at \(baselineStates) states)
+    - peak resident memory of the whole run: \(peak / 1_048_576) MiB
+    - bytes/state counts the search's own structures at their capacity: the state array \
+    (16 B), parent index (4 B), emission ordinal (2 B), visited table (5 B a slot, at most 3/4 \
+    full); arrays grow by doubling, so up to twice that right after a growth.
+    - properties were not checked in these runs (the baseline checks none); `livesim check` \
+    checks them all, including the bounded no-deadlock search per state.
+
+    """
+let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("results/checker.md")
+do {
+    try FileManager.default.createDirectory(at: results.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try report.write(to: results, atomically: true, encoding: .utf8)
+    print("wrote \(results.path)")
+} catch {
+    print("could not write \(results.path): \(error)")
+    exit(1)
+}

@@ -16,12 +16,14 @@ struct Turnstile: Model {
 
     /// The bug to plant: let people through without paying.
     var freeRide = false
+    /// A jammed coin slot: the model can do nothing, and must not pass for it.
+    var jammed = false
     var maxCoins = 3
 
     var initialStates: [State] { [State()] }
 
     func actions(in state: State) -> [Action] {
-        state.coins < maxCoins ? [.coin, .push] : [.push]
+        state.coins < maxCoins && !jammed ? [.coin, .push] : [.push]
     }
 
     func next(_ action: Action, after state: State) -> [State] {
@@ -71,10 +73,31 @@ struct ExampleModelTests {
         #expect(violation.counterexample.final.coins == -1)
     }
 
-    @Test("a model that can never fill up fails its sometimes property")
+    @Test("a model that can do nothing fails its sometimes property instead of passing vacuously")
     func vacuousModelFails() throws {
-        let result = ModelChecker(Turnstile(maxCoins: 0)).run()
+        let result = ModelChecker(Turnstile(jammed: true)).run()
         let violation = try #require(result.violation)
-        #expect(violation.property == "full" || violation.property == "paid")
+        #expect(violation.property == "full")
+        #expect(violation.kind == .sometimes)
+        #expect(result.statistics.distinctStates == 1)
+    }
+
+    @Test("a turnstile that cannot relock fails its eventually property")
+    func stuckTurnstileFailsEventually() throws {
+        struct Stuck: Model {
+            var inner = Turnstile()
+            var initialStates: [Turnstile.State] { inner.initialStates }
+            func actions(in state: Turnstile.State) -> [Turnstile.Action] { inner.actions(in: state) }
+            func next(_ action: Turnstile.Action, after state: Turnstile.State) -> [Turnstile.State] {
+                action == .push && state.lock == .unlocked ? [] : inner.next(action, after: state)
+            }
+            var properties: [Property<Stuck>] {
+                [.eventually("relocks", from: { $0.lock == .unlocked }, reaches: { $0.lock == .locked }, within: 3)]
+            }
+        }
+        let violation = try #require(ModelChecker(Stuck()).run().violation)
+        #expect(violation.property == "relocks")
+        #expect(violation.kind == .eventually)
+        #expect(violation.counterexample.actions == [.coin])
     }
 }

@@ -82,7 +82,9 @@ final class DepthFirstSearch<M: Model> {
     private func visit(
         _ state: M.State, depth: Int, step: Counterexample<M>.Step?, stack: inout [Frame], maxDepth: Int
     ) -> CheckResult<M>.Outcome? {
-        guard visited.visit(model.fingerprint(state), depth: depth) else { return nil }
+        // Without a depth bound, the depth a state was first met at does not matter: a
+        // revisit at a shallower depth would only explore the same subtree again.
+        guard visited.visit(model.fingerprint(state), depth: options.maxDepth == nil ? 0 : depth) else { return nil }
         statistics.depthReached = max(statistics.depthReached, depth)
         if let found = evaluator.firstViolation(state, memo: &memo) {
             var steps = stack.compactMap(\.step)

@@ -77,8 +77,9 @@ struct StateTable: Sendable {
 }
 
 /// The depth-first visited set: 64-bit fingerprints only (hash compaction), with the
-/// shallowest depth each was reached at, so a state first met deep under a depth bound
-/// is explored again when a shorter path reaches it.
+/// shallowest depth each was reached at, so that under a depth bound a state first met
+/// deep is explored again when a shorter path reaches it (without one, depth 0 is
+/// recorded for every state and nothing is explored twice).
 ///
 /// Two distinct states with the same fingerprint are confused, and the second is never
 /// explored: with n states the chance of any such collision is about n²/2⁶⁵
