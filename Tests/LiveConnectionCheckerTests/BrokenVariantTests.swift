@@ -26,15 +26,15 @@ struct BrokenVariantTests {
     static let expectations: [Expectation] = [
         // connect A, connect B (g1 dies), late callback of g1 relabeled as g2's.
         .init(variant: .noGenerationCheck, property: "stale-inputs-change-nothing", length: 3),
-        // connect, subscribe while connecting, open without the subscribe frame.
-        .init(variant: .noResubscribe, property: "resubscribe-before-open", length: 3),
-        // connect, fail, retry, open, fail: the delay is drawn for 2 failures, not 1.
-        .init(variant: .noBackoffReset, property: "backoff-within-policy", length: 5),
+        // connect, subscribe while connecting, opened (no subscribe frame), flushed → open.
+        .init(variant: .noResubscribe, property: "resubscribe-before-open", length: 4),
+        // connect, fail, retry, opened, flushed → open, fail: drawn for 2 failures, not 1.
+        .init(variant: .noBackoffReset, property: "backoff-within-policy", length: 6),
         // connect: open is reported with the socket request.
         .init(variant: .openBeforeHandshake, property: "open-only-after-handshake", length: 1),
-        // connect, open, ping, pong deadline, the receive loop's late failure.
-        .init(variant: .doubleReconnect, property: "one-pending-reconnect", length: 5),
-        // connect, open, close 4003 → waiting instead of stopped.
+        // connect, opened, flushed → open, ping, pong deadline, the receive loop's late failure.
+        .init(variant: .doubleReconnect, property: "one-pending-reconnect", length: 6),
+        // connect, opened, close 4003 (while resubscribing) → waiting instead of stopped.
         .init(variant: .forbiddenRetryable, property: "nothing-after-terminal-close", length: 3),
     ]
 

@@ -7,7 +7,8 @@ extension ConnectionMachine {
     /// let copy = ConnectionMachine(
     ///     configuration: m.configuration, state: m.state, wanted: m.wanted, foreground: m.foreground,
     ///     endpoint: m.endpoint, generation: m.generation, failures: m.failures, lastDelay: m.lastDelay,
-    ///     topics: m.topics, lastSequence: m.lastSequence, commandsInFlight: m.commandsInFlight)
+    ///     topics: m.topics, lastSequence: m.lastSequence, refreshInFlight: m.refreshInFlight,
+    ///     flushesPending: m.flushesPending, commandsInFlight: m.commandsInFlight)
     /// // copy == m
     /// ```
     ///
@@ -16,7 +17,7 @@ extension ConnectionMachine {
     public init(
         configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, endpoint: Endpoint?,
         generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], lastSequence: UInt64?,
-        commandsInFlight: [CommandID]
+        refreshInFlight: Bool, flushesPending: Int, commandsInFlight: [CommandID]
     ) {
         self.init(configuration: configuration)
         self.state = state
@@ -28,10 +29,12 @@ extension ConnectionMachine {
         self.lastDelay = lastDelay
         self.topics = topics
         self.lastSequence = lastSequence
+        self.refreshInFlight = refreshInFlight
+        self.flushesPending = flushesPending
         self.commandsInFlight = commandsInFlight
         if let live = liveGeneration {
             precondition(live == generation, "restoring state \(state) with last generation \(generation)")
         }
-        precondition(failures >= 0, "restoring \(failures) failures")
+        precondition(failures >= 0 && flushesPending >= 0, "restoring \(failures) failures, \(flushesPending) flushes")
     }
 }

@@ -69,7 +69,7 @@ struct InputTable: Sendable {
     var connect: [Int] = [], disconnect = 0, background = 0, foreground = 0
     var subscribe: [Int] = [], unsubscribe: [Int] = [], send: [Int] = []
     var opened = 0, handshakeFailures: [Int] = [], receivedPlain = 0, receivedSequence: [Int] = [], pong = 0
-    var peerCloses: [Int] = [], reset = 0, sendCompleted: [Int] = []
+    var peerCloses: [Int] = [], reset = 0, sendCompleted: [Int] = [], flushed = 0
     var retry = 0, connectTimeout = 0, heartbeat = 0, pongDeadline = 0
     var refreshSucceeded = 0, refreshFailed = 0
     var lateCurrent: Range<Int> = 0..<0, lateOlder: Range<Int> = 0..<0
@@ -97,6 +97,7 @@ struct InputTable: Sendable {
         peerCloses = Self.closeCodes.map { add(.closedByPeer(live, code: $0, reason: "bye"), .live) }
         reset = add(.failed(live, Self.resetError), .live)
         sendCompleted = (0..<bounds.commands).map { add(.sendCompleted(live, CommandID(UInt64($0 + 1))), .live) }
+        flushed = add(.flushed(live), .live)
         retry = add(.timerFired(.retry), .timer)
         connectTimeout = add(.timerFired(.connectTimeout(live)), .timer)
         heartbeat = add(.timerFired(.heartbeat(live)), .timer)
@@ -117,7 +118,7 @@ struct InputTable: Sendable {
         let late: [Input] = [
             .opened(g), .connectFailed(g, .handshakeRejected(status: 503)), .received(g, sequence: nil), .pong(g),
             .closedByPeer(g, code: .normal, reason: "bye"), .closedByPeer(g, code: .forbidden, reason: "bye"),
-            .failed(g, Self.resetError), .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)),
+            .failed(g, Self.resetError), .flushed(g), .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)),
             .timerFired(.pongDeadline(g)),
         ] + (commands > 0 ? [.sendCompleted(g, 1)] : [])
         for input in late { _ = add(input, .late(current: current)) }

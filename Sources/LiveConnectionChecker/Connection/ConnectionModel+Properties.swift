@@ -26,7 +26,7 @@ extension ConnectionModel {
                 "when open is reported, the server holds exactly the app's topics on the new connection"),
             flaw(
                 "resume-before-open", .openBeforeResume,
-                "with resume on, a connection opened after a sequenced message asks to resume before reporting open"),
+                "with resume on, a connection that opens after a sequenced message was delivered asks to resume before reporting open"),
             flaw(
                 "one-pending-reconnect", .secondReconnect,
                 "a reconnect is never scheduled while one is already pending"),
@@ -52,6 +52,9 @@ extension ConnectionModel {
             flaw(
                 "deliveries-in-order", .deliveredOutOfOrder,
                 "sequenced messages reach the app once each, in increasing order"),
+            flaw(
+                "one-refresh-at-a-time", .secondRefresh,
+                "the credentials provider is never asked again before it answered"),
             .always(
                 "phase-matches-socket",
                 "connecting has an opening socket, open an open one, every other phase none",
@@ -60,19 +63,21 @@ extension ConnectionModel {
                     let expected: Environment.Socket
                     switch MachineCodebook.kind(state.machine) {
                     case .connecting: expected = .connecting
-                    case .open, .openAwaitingPong: expected = .open
+                    case .subscribing, .open, .openAwaitingPong: expected = .open
                     default: expected = .none
                     }
                     return socket == expected ? nil : "phase \(MachineCodebook.kind(state.machine)) with socket \(socket)"
                 }),
             .always(
                 "progress-is-armed",
-                "connecting has its connect timeout armed, open its heartbeat (and pong deadline while a ping is unanswered), waiting its retry, refreshing a pending refresh",
+                "connecting and subscribing have the connect timeout armed (and subscribing a flush outstanding), open its heartbeat (and pong deadline while a ping is unanswered), waiting its retry, refreshing a pending refresh",
                 violation: { state in
                     let environment = Environment(state.environment)
                     let timers = environment.liveTimers
                     switch MachineCodebook.kind(state.machine) {
                     case .connecting where timers & Environment.connectTimeoutBit == 0: return "connecting without a connect timeout"
+                    case .subscribing where timers & Environment.connectTimeoutBit == 0: return "subscribing without a connect timeout"
+                    case .subscribing where environment.flushes == 0: return "subscribing with no flush outstanding"
                     case .open where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
                     case .openAwaitingPong where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
                     case .openAwaitingPong where timers & Environment.pongDeadlineBit == 0: return "a ping without a deadline"
@@ -90,10 +95,12 @@ extension ConnectionModel {
                         && environment.network == .up && environment.flaws.isEmpty
                 },
                 reaches: { MachineCodebook.kind($0.machine) == .open || MachineCodebook.kind($0.machine) == .openAwaitingPong },
-                within: 4,
+                within: 6 + bounds.topics,
                 via: { action in
                     switch action {
-                    case .input(.timerFired(.retry)), .input(.opened), .input(.credentialsRefreshed(succeeded: true)): true
+                    case .input(.timerFired(.retry)), .input(.opened), .input(.flushed),
+                        .input(.credentialsRefreshed(succeeded: true)):
+                        true
                     default: false
                     }
                 }),

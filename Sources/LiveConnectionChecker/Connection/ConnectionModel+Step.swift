@@ -13,11 +13,11 @@ extension ConnectionModel {
         var sockets = PerRole<Environment.Socket>(older: .none, current: e.socket, minted: .none)
         var timers = PerRole<UInt8>(older: 0, current: e.liveTimers, minted: 0)
         var orphaned = false
-        var resumeSent = false
         var sequence: UInt64?
         var terminalNow = false
         var connectIntent = false
         var refreshSucceeded = false
+        var retryDelay: Duration?
         let input = entry.input
 
         // What the environment itself did by delivering the input.
@@ -35,8 +35,10 @@ extension ConnectionModel {
             case .opened:
                 sockets[Int(Role.current.rawValue)] = .open
                 e.serverSubscriptions = 0  // a new connection: the server knows no subscriptions
+                e.resumeOwed = configuration.resume && MachineCodebook.lastSequence(code) != 0
             case .received(_, let number): sequence = number
             case .pong: e.pingUnanswered = false
+            case .flushed: e.flushes -= 1
             case .closedByPeer(_, let code, _): terminalNow = configuration.terminalCloseCodes.contains(code)
             case .connectFailed(_, .handshakeRejected(let status)):
                 terminalNow = configuration.terminalHandshakeStatuses.contains(status)
@@ -68,7 +70,7 @@ extension ConnectionModel {
                 sockets[Int(role.rawValue)] = .none
             case .subscribe(let topic, _): e.serverSubscriptions |= 1 << UInt8(topic)
             case .unsubscribe(let topic, _): e.serverSubscriptions &= ~(1 << UInt8(topic))
-            case .resume: resumeSent = true
+            case .resume: e.resumeOwed = false
             case .command(let command, _):
                 if e[command: command] != .issued { flaws.insert(.sentTwice) }
                 e[command: command] = .inFlight
@@ -76,25 +78,21 @@ extension ConnectionModel {
             case .arm(.retry, _, let delay):
                 if e.retryArmed { flaws.insert(.secondReconnect) }
                 e.retryArmed = true
-                // After a successful refresh the machine retries with the failures before
-                // the refresh; every other retry is one more failure.
-                var failures = Int(e.failuresSinceOpen)
-                if refreshSucceeded {
-                    failures = max(0, failures - 1)
-                } else {
-                    e.failuresSinceOpen = min(e.failuresSinceOpen + 1, UInt8(codebook.failureCap))
-                    failures = Int(e.failuresSinceOpen)
-                }
-                let bounds = configuration.backoff.distribution(afterFailures: failures, previous: nil).bounds
-                if delay < .zero || delay > bounds.upperBound || delay > configuration.backoff.maximumDelay {
-                    flaws.insert(.delayOutOfPolicy)
-                }
+                retryDelay = delay
             case .arm(let timer, let role, _): timers[Int(role.rawValue)] |= Self.bit(timer)
             case .disarm(.retry, _): e.retryArmed = false
             case .disarm(let timer, let role): timers[Int(role.rawValue)] &= ~Self.bit(timer)
             case .refresh:
+                if e.refreshPending { flaws.insert(.secondRefresh) }
                 e.refreshPending = true
-                e.failuresSinceOpen = min(e.failuresSinceOpen + 1, UInt8(codebook.failureCap))
+            case .flush(let role):
+                if sockets[Int(role.rawValue)] == .open { e.flushes += 1 }
+            case .reportWaiting:
+                // Every wait reported is one more failure, except the wait after a
+                // successful refresh (the machine retries with the failures before it).
+                if !refreshSucceeded {
+                    e.failuresSinceOpen = min(e.failuresSinceOpen + 1, UInt8(codebook.failureCap))
+                }
             case .complete(let command):
                 let status = e[command: command]
                 if status != .issued && status != .inFlight { flaws.insert(.completedTwice) }
@@ -112,9 +110,7 @@ extension ConnectionModel {
                     if UInt64(e.serverSubscriptions) != MachineCodebook.topicSet(outcome.machine) {
                         flaws.insert(.openBeforeResubscribe)
                     }
-                    if configuration.resume && MachineCodebook.lastSequence(outcome.machine) != 0 && !resumeSent {
-                        flaws.insert(.openBeforeResume)
-                    }
+                    if e.resumeOwed { flaws.insert(.openBeforeResume) }
                 }
                 e.failuresSinceOpen = 0
             case .report:
@@ -122,6 +118,13 @@ extension ConnectionModel {
             }
         }
 
+        if let delay = retryDelay {
+            let failures = refreshSucceeded ? max(0, Int(e.failuresSinceOpen) - 1) : Int(e.failuresSinceOpen)
+            let bounds = configuration.backoff.distribution(afterFailures: failures, previous: nil).bounds
+            if delay < .zero || delay > bounds.upperBound || delay > configuration.backoff.maximumDelay {
+                flaws.insert(.delayOutOfPolicy)
+            }
+        }
         // End of step: one socket, the live one; no timer of a dead connection armed.
         let live = outcome.minted ? 2 : 1
         for role in 0..<3 where role != live && sockets[role] != .none { flaws.insert(.extraSocket) }
@@ -133,6 +136,8 @@ extension ConnectionModel {
         if e.socket != .open {
             e.pingUnanswered = false
             e.serverSubscriptions = 0
+            e.flushes = 0
+            e.resumeOwed = false
         }
         for command in 0..<bounds.commands {
             switch e[command: command] {

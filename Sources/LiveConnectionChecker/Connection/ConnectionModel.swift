@@ -17,7 +17,8 @@ public import LiveConnection
 /// background/foreground, subscribe/unsubscribe, send each command once); every
 /// transport event the live connection can produce in its socket's state (open or
 /// handshake failure 503/401/403 while connecting; data with and without sequence
-/// numbers, pong, close 1000/4001/4003/1008, reset while open); every armed timer firing
+/// numbers, pong, close 1000/4001/4003/1008, reset, and the transport answering each
+/// flush, while the socket is open); every armed timer firing
 /// (time is abstracted: a timer may fire whenever it is armed); the credentials provider
 /// answering yes or no; late callbacks and timers of dead generations; the network going
 /// down, freezing and coming back; the server broadcasting the next sequence number.
@@ -128,7 +129,14 @@ public struct ConnectionModel: Model {
         if bounds.lifecycle { deliver(MachineCodebook.foreground(code) ? inputs.background : inputs.foreground) }
         let topics = MachineCodebook.topicSet(code)
         for topic in 0..<bounds.topics {
-            deliver(topics & (1 << UInt64(topic)) == 0 ? inputs.subscribe[topic] : inputs.unsubscribe[topic])
+            if topics & (1 << UInt64(topic)) != 0 {
+                deliver(inputs.unsubscribe[topic])
+            } else if Int(environment.flushes) <= bounds.topics {
+                // Each subscribe while resubscribing asks for one more flush: cycling
+                // subscribe/unsubscribe faster than the transport answers would grow the
+                // count without bound, so the app waits once topics + 1 are outstanding.
+                deliver(inputs.subscribe[topic])
+            }
         }
         for command in 0..<bounds.commands where environment[command: command] == .unissued {
             deliver(inputs.send[command])
@@ -149,6 +157,7 @@ public struct ConnectionModel: Model {
             for command in 0..<bounds.commands where environment[command: command] == .inFlight {
                 deliver(inputs.sendCompleted[command])
             }
+            if environment.flushes > 0 { deliver(inputs.flushed) }
         case .connecting, .none:
             break
         }

@@ -10,7 +10,7 @@
 /// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), ping unanswered 9,
 /// server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, command
 /// status 19–24, refresh pending 25, terminal close seen 26, failures since open 27–30,
-/// flaws 32–47.
+/// flaws 32–47, flushes outstanding 48–50, resume owed 51.
 struct Environment: Hashable, Sendable {
     enum Network: UInt8 { case up, down, frozen }
     enum Socket: UInt8 { case none, connecting, open }
@@ -31,6 +31,10 @@ struct Environment: Hashable, Sendable {
     var terminal = false
     var failuresSinceOpen: UInt8 = 0
     var flaws: Flaws = []
+    /// Flushes the live connection was asked for and has not answered.
+    var flushes: UInt8 = 0
+    /// The live connection opened after a sequenced message and has not asked to resume.
+    var resumeOwed = false
 
     static let connectTimeoutBit: UInt8 = 1
     static let heartbeatBit: UInt8 = 2
@@ -57,6 +61,8 @@ struct Environment: Hashable, Sendable {
         terminal = word & (1 << 26) != 0
         failuresSinceOpen = UInt8((word >> 27) & 15)
         flaws = Flaws(rawValue: UInt16(truncatingIfNeeded: word >> 32))
+        flushes = UInt8((word >> 48) & 7)
+        resumeOwed = word & (1 << 51) != 0
     }
 
     var word: UInt64 {
@@ -74,6 +80,8 @@ struct Environment: Hashable, Sendable {
         if terminal { word |= 1 << 26 }
         word |= UInt64(failuresSinceOpen) << 27
         word |= UInt64(flaws.rawValue) << 32
+        word |= UInt64(flushes) << 48
+        if resumeOwed { word |= 1 << 51 }
         return word
     }
 
@@ -120,4 +128,5 @@ struct Flaws: OptionSet, Hashable, Sendable {
     static let commandHangs = Flaws(rawValue: 1 << 11)
     static let timerOfDeadConnection = Flaws(rawValue: 1 << 12)
     static let deliveredOutOfOrder = Flaws(rawValue: 1 << 13)
+    static let secondRefresh = Flaws(rawValue: 1 << 14)
 }

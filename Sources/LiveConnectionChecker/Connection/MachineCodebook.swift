@@ -1,7 +1,7 @@
 import Foundation
 import LiveConnection
 
-/// Encodes a ``ConnectionMachine`` into 42 bits and back, exactly, for the worlds the
+/// Encodes a ``ConnectionMachine`` into 47 bits and back, exactly, for the worlds the
 /// connection model explores.
 ///
 /// The machine's value holds strings (reasons, topics), arrays and a configuration; the
@@ -16,9 +16,10 @@ import LiveConnection
 ///   "connecting attempt=N" report sees the difference.
 /// - Delays are indices into the finite set of boundary draws the policy can produce.
 ///
-/// Layout of the code (bit offsets): kind 0–2, reason 3–7, wanted 8, foreground 9,
-/// endpoint 10–11, minted 12, failures 13–16, last delay 17–22, topics 23–30 (count +
-/// three 2-bit entries), last sequence 31–33, commands in flight 34–41.
+/// Layout of the code (bit offsets): kind 0–3, reason 4–8, wanted 9, foreground 10,
+/// endpoint 11–12, minted 13, failures 14–17, last delay 18–23, topics 24–31 (count +
+/// three 2-bit entries), last sequence 32–34, commands in flight 35–42, refresh in
+/// flight 43, flushes pending 44–46.
 struct MachineCodebook: Sendable {
     let configuration: ConnectionConfiguration
     let endpoints: [Endpoint]
@@ -35,7 +36,7 @@ struct MachineCodebook: Sendable {
     static let older = Generation(2)
 
     enum Kind: UInt64 {
-        case idle, connecting, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped
+        case idle, connecting, subscribing, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped
     }
 
     init(configuration: ConnectionConfiguration, bounds: ConnectionBounds, reasons: [String]) throws(ConnectionModelError) {
@@ -90,13 +91,14 @@ struct MachineCodebook: Sendable {
     // MARK: Decoding
 
     func decode(_ code: UInt64) -> ConnectionMachine {
-        let reason = field(code, 3, 5) == 0 ? "" : reasons[Int(field(code, 3, 5)) - 1]
-        let minted = field(code, 12, 1) == 1
+        let reason = field(code, 4, 5) == 0 ? "" : reasons[Int(field(code, 4, 5)) - 1]
+        let minted = field(code, 13, 1) == 1
         let generation = minted ? Self.current : Generation(0)
         let state: ConnectionMachine.State
-        switch Kind(rawValue: field(code, 0, 3)) {
+        switch Kind(rawValue: field(code, 0, 4)) {
         case .idle: state = .idle
         case .connecting: state = .connecting(generation)
+        case .subscribing: state = .subscribing(generation)
         case .open: state = .open(generation, awaitingPong: false)
         case .openAwaitingPong: state = .open(generation, awaitingPong: true)
         case .waiting: state = .waiting(reason: reason)
@@ -104,16 +106,17 @@ struct MachineCodebook: Sendable {
         case .backgrounded: state = .backgrounded
         case .stopped, nil: state = .stopped(reason: reason)
         }
-        let endpoint = field(code, 10, 2)
-        let delay = field(code, 17, 6)
-        let sequence = field(code, 31, 3)
+        let endpoint = field(code, 11, 2)
+        let delay = field(code, 18, 6)
+        let sequence = field(code, 32, 3)
         return ConnectionMachine(
-            configuration: configuration, state: state, wanted: field(code, 8, 1) == 1,
-            foreground: field(code, 9, 1) == 1, endpoint: endpoint == 0 ? nil : endpoints[Int(endpoint) - 1],
-            generation: generation, failures: Int(field(code, 13, 4)),
+            configuration: configuration, state: state, wanted: field(code, 9, 1) == 1,
+            foreground: field(code, 10, 1) == 1, endpoint: endpoint == 0 ? nil : endpoints[Int(endpoint) - 1],
+            generation: generation, failures: Int(field(code, 14, 4)),
             lastDelay: delay == 0 ? nil : delays[Int(delay) - 1],
-            topics: list(field(code, 23, 8)).map { topics[$0] }, lastSequence: sequence == 0 ? nil : sequence,
-            commandsInFlight: list(field(code, 34, 8)).map { CommandID(UInt64($0 + 1)) })
+            topics: list(field(code, 24, 8)).map { topics[$0] }, lastSequence: sequence == 0 ? nil : sequence,
+            refreshInFlight: field(code, 43, 1) == 1, flushesPending: Int(field(code, 44, 3)),
+            commandsInFlight: list(field(code, 35, 8)).map { CommandID(UInt64($0 + 1)) })
     }
 
     // MARK: Encoding
@@ -126,6 +129,7 @@ struct MachineCodebook: Sendable {
         switch machine.state {
         case .idle: kind = .idle
         case .connecting: kind = .connecting
+        case .subscribing: kind = .subscribing
         case .open(_, let awaiting): kind = awaiting ? .openAwaitingPong : .open
         case .waiting(let why): kind = .waiting; reason = why
         case .refreshing(let why): kind = .refreshing; reason = why
@@ -137,53 +141,55 @@ struct MachineCodebook: Sendable {
             guard let index = reasons.firstIndex(of: reason) else {
                 preconditionFailure("reason \"\(reason)\" of state \(machine.state) is not in the model's reason table")
             }
-            code |= UInt64(index + 1) << 3
+            code |= UInt64(index + 1) << 4
         }
-        if machine.wanted { code |= 1 << 8 }
-        if machine.foreground { code |= 1 << 9 }
+        if machine.wanted { code |= 1 << 9 }
+        if machine.foreground { code |= 1 << 10 }
         if let endpoint = machine.endpoint {
             guard let index = endpoints.firstIndex(of: endpoint) else { preconditionFailure("unknown endpoint \(endpoint)") }
-            code |= UInt64(index + 1) << 10
+            code |= UInt64(index + 1) << 11
         }
         switch machine.generation {
         case 0: break
-        case Self.current: code |= 1 << 12
+        case Self.current: code |= 1 << 13
         default: preconditionFailure("encoding generation \(machine.generation): renumber to \(Self.current) first")
         }
-        code |= UInt64(min(machine.failures, failureCap)) << 13
+        code |= UInt64(min(machine.failures, failureCap)) << 14
         if let delay = machine.lastDelay {
             guard let index = delays.firstIndex(of: delay) else { preconditionFailure("delay \(delay) is not a boundary draw") }
-            code |= UInt64(index + 1) << 17
+            code |= UInt64(index + 1) << 18
         }
         code |= packList(machine.topics.map { topic in
             guard let index = topics.firstIndex(of: topic) else { preconditionFailure("unknown topic \(topic)") }
             return index
-        }) << 23
+        }) << 24
         if let sequence = machine.lastSequence {
             precondition(sequence <= 7, "sequence \(sequence) beyond the model's server log")
-            code |= sequence << 31
+            code |= sequence << 32
         }
-        code |= packList(machine.commandsInFlight.map { Int($0.rawValue) - 1 }) << 34
+        code |= packList(machine.commandsInFlight.map { Int($0.rawValue) - 1 }) << 35
+        if machine.refreshInFlight { code |= 1 << 43 }
+        precondition((0...7).contains(machine.flushesPending), "\(machine.flushesPending) flushes pending")
+        code |= UInt64(machine.flushesPending) << 44
         return code
     }
 
     // MARK: Fields read by properties and the environment
 
-    static func kind(_ code: UInt64) -> Kind { Kind(rawValue: code & 7) ?? .stopped }
-    static func reason(_ code: UInt64) -> Int { Int((code >> 3) & 31) }
-    static func wanted(_ code: UInt64) -> Bool { code & (1 << 8) != 0 }
-    static func foreground(_ code: UInt64) -> Bool { code & (1 << 9) != 0 }
-    static func minted(_ code: UInt64) -> Bool { code & (1 << 12) != 0 }
+    static func kind(_ code: UInt64) -> Kind { Kind(rawValue: code & 15) ?? .stopped }
+    static func wanted(_ code: UInt64) -> Bool { code & (1 << 9) != 0 }
+    static func foreground(_ code: UInt64) -> Bool { code & (1 << 10) != 0 }
+    static func minted(_ code: UInt64) -> Bool { code & (1 << 13) != 0 }
     /// The subscribed topics as a bit set.
     static func topicSet(_ code: UInt64) -> UInt64 {
-        let packed = (code >> 23) & 0xFF
+        let packed = (code >> 24) & 0xFF
         var set: UInt64 = 0
         for slot in 0..<Int(packed & 3) { set |= 1 << ((packed >> (2 + 2 * UInt64(slot))) & 3) }
         return set
     }
-    static func topicCount(_ code: UInt64) -> Int { Int((code >> 23) & 3) }
-    static func commandsInFlight(_ code: UInt64) -> Int { Int((code >> 34) & 3) }
-    static func lastSequence(_ code: UInt64) -> UInt64 { (code >> 31) & 7 }
+    static func topicCount(_ code: UInt64) -> Int { Int((code >> 24) & 3) }
+    static func commandsInFlight(_ code: UInt64) -> Int { Int((code >> 35) & 3) }
+    static func lastSequence(_ code: UInt64) -> UInt64 { (code >> 32) & 7 }
 
     private func field(_ code: UInt64, _ offset: UInt64, _ width: UInt64) -> UInt64 {
         (code >> offset) & ((1 << width) - 1)

@@ -36,8 +36,11 @@ enum MicroEffect: Sendable {
     case disarm(Timer, Role)
     case refresh
     case complete(Int)
+    case flush(Role)
     case deliver
     case reportOpen
+    /// A waiting phase: one more failure (except after a successful refresh).
+    case reportWaiting
     case report
 }
 
@@ -78,7 +81,8 @@ struct MachineStepper: Sendable {
                 configuration: after.configuration, state: Self.renumber(after.state), wanted: after.wanted,
                 foreground: after.foreground, endpoint: after.endpoint, generation: MachineCodebook.current,
                 failures: after.failures, lastDelay: after.lastDelay, topics: after.topics,
-                lastSequence: after.lastSequence, commandsInFlight: after.commandsInFlight)
+                lastSequence: after.lastSequence, refreshInFlight: after.refreshInFlight,
+                flushesPending: after.flushesPending, commandsInFlight: after.commandsInFlight)
         }
         func role(_ g: Generation) -> Role {
             if minted && g == after.generation { return .minted }
@@ -103,9 +107,11 @@ struct MachineStepper: Sendable {
                 return .disarm(kind, g.map(role) ?? .current)
             case .refreshCredentials: return .refresh
             case .completeCommand(let id, _): return .complete(Int(id.rawValue) - 1)
+            case .flush(let g): return .flush(role(g))
             case .deliverMessage: return .deliver
             case .reportGap: return .report
             case .report(.open): return .reportOpen
+            case .report(.waiting): return .reportWaiting
             case .report: return .report
             }
         }
@@ -130,6 +136,7 @@ struct MachineStepper: Sendable {
     static func renumber(_ state: ConnectionMachine.State) -> ConnectionMachine.State {
         switch state {
         case .connecting: .connecting(MachineCodebook.current)
+        case .subscribing: .subscribing(MachineCodebook.current)
         case .open(_, let awaiting): .open(MachineCodebook.current, awaitingPong: awaiting)
         default: state
         }

@@ -21,8 +21,9 @@ public enum MachineVariant: String, CaseIterable, Hashable, Sendable, CustomStri
     /// Drops the subscribe frames sent when a connection opens (a client that subscribed
     /// once gets nothing after its first reconnect).
     case noResubscribe = "no-resubscribe"
-    /// Does not let `opened` reset the failure counter: the machine handles it, then the
-    /// wrapper restores the counter and last delay it had before.
+    /// Does not let a successful open reset the failure counter: the machine handles the
+    /// input that completes the open, then the wrapper restores the counter and last
+    /// delay it had before.
     case noBackoffReset = "no-backoff-reset"
     /// Reports open as soon as the socket is requested, before the handshake.
     case openBeforeHandshake = "open-before-handshake"
@@ -53,14 +54,15 @@ public enum MachineVariant: String, CaseIterable, Hashable, Sendable, CustomStri
             }
 
         case .noBackoffReset:
-            guard case .opened = input else { return machine.handle(input, using: &random) }
             let before = machine
             let effects = machine.handle(input, using: &random)
+            guard effects.contains(.report(.open)) else { return effects }
             machine = ConnectionMachine(
                 configuration: machine.configuration, state: machine.state, wanted: machine.wanted,
                 foreground: machine.foreground, endpoint: machine.endpoint, generation: machine.generation,
                 failures: before.failures, lastDelay: before.lastDelay, topics: machine.topics,
-                lastSequence: machine.lastSequence, commandsInFlight: machine.commandsInFlight)
+                lastSequence: machine.lastSequence, refreshInFlight: machine.refreshInFlight,
+                flushesPending: machine.flushesPending, commandsInFlight: machine.commandsInFlight)
             return effects
 
         case .openBeforeHandshake:
@@ -96,6 +98,7 @@ public enum MachineVariant: String, CaseIterable, Hashable, Sendable, CustomStri
         case .closedByPeer(_, let code, let reason): .closedByPeer(g, code: code, reason: reason)
         case .failed(_, let error): .failed(g, error)
         case .sendCompleted(_, let id): .sendCompleted(g, id)
+        case .flushed: .flushed(g)
         case .timerFired(.connectTimeout): .timerFired(.connectTimeout(g))
         case .timerFired(.heartbeat): .timerFired(.heartbeat(g))
         case .timerFired(.pongDeadline): .timerFired(.pongDeadline(g))
