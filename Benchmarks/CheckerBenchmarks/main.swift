@@ -48,7 +48,8 @@ func baseline(_ model: ConnectionModel, maxStates: Int) -> Figures {
     // A native Set/Dictionary stores a bitmap word per 64 buckets plus the elements, at
     // most 3/4 full; count capacity, as ours counts capacity.
     let stateSize = MemoryLayout<ConnectionModel.State>.stride
-    let bytes = visited.capacity * stateSize + parents.capacity * 2 * stateSize + queue.capacity * stateSize
+    let bytes =
+        visited.capacity * stateSize + parents.capacity * 2 * stateSize + queue.capacity * stateSize
         + (visited.capacity + parents.capacity) / 8
     return Figures(
         label: "baseline: Set + Dictionary parents, 1 thread", distinct: visited.count, generated: generated,
@@ -66,10 +67,12 @@ func ours(_ model: ConnectionModel, threads: Int, strategy: CheckOptions.Strateg
         exit(1)
     }
     let s = result.statistics
-    let label = strategy == .breadthFirst
+    let label =
+        strategy == .breadthFirst
         ? "ours: BFS, \(threads) thread\(threads == 1 ? "" : "s")" : "ours: DFS with 64-bit fingerprints, 1 thread"
     return Figures(
-        label: label, distinct: s.distinctStates, generated: s.statesGenerated, seconds: s.seconds, bytes: s.memoryBytes,
+        label: label, distinct: s.distinctStates, generated: s.statesGenerated, seconds: s.seconds,
+        bytes: s.memoryBytes,
         depth: s.depthReached, exhausted: s.exhausted)
 }
 
@@ -117,7 +120,8 @@ do {
     print("bad bounds: \(error)")
     exit(64)
 }
-let world = "topics \(bounds.topics), commands \(bounds.commands), server log \(bounds.serverLog), endpoints \(bounds.endpoints)"
+let world =
+    "topics \(bounds.topics), commands \(bounds.commands), server log \(bounds.serverLog), endpoints \(bounds.endpoints)"
 print("connection model, \(world), MemoryLayout<State>.size = \(MemoryLayout<ConnectionModel.State>.size) B")
 
 var rows: [Figures] = []
@@ -126,7 +130,8 @@ var rows: [Figures] = []
     print(
         "\(result.label): \(result.distinct) distinct, \(result.generated) generated, depth \(result.depth), "
             + "\(String(format: "%.2f", result.seconds)) s, \(Int(result.rate)) distinct/s, "
-            + "\(String(format: "%.1f", result.bytesPerState)) B/state\(result.exhausted ? "" : " (stopped at the bound)")")
+            + "\(String(format: "%.1f", result.bytesPerState)) B/state\(result.exhausted ? "" : " (stopped at the bound)")"
+    )
     rows.append(result)
     return result
 }
@@ -141,8 +146,9 @@ let peak = peakResidentBytes()
 let speedup = two.rate / one.rate
 let versusBaseline = one.rate / naive.rate
 print("speed-up 2 threads / 1 thread: \(String(format: "%.2f", speedup))×")
-print("ours (1 thread) / baseline: \(String(format: "%.2f", versusBaseline))× states/s, "
-    + "\(String(format: "%.2f", naive.bytesPerState / one.bytesPerState))× less memory per state")
+print(
+    "ours (1 thread) / baseline: \(String(format: "%.2f", versusBaseline))× states/s, "
+        + "\(String(format: "%.2f", naive.bytesPerState / one.bytesPerState))× less memory per state")
 
 let date = ISO8601DateFormatter().string(from: Date())
 let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")
@@ -160,7 +166,8 @@ var report = """
 
     """
 for row in rows {
-    report += "| \(row.label) | \(row.distinct)\(row.exhausted ? "" : " (bound)") | \(row.generated) | \(row.depth) | "
+    report +=
+        "| \(row.label) | \(row.distinct)\(row.exhausted ? "" : " (bound)") | \(row.generated) | \(row.depth) | "
         + "\(String(format: "%.2f", row.seconds)) | \(Int(row.rate)) | \(String(format: "%.1f", row.bytesPerState)) |\n"
 }
 report += """

@@ -56,7 +56,9 @@ private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
     }
     print("result: VIOLATION of \(violation.property) (\(violation.kind.rawValue)): \(violation.message)")
     if !violation.counterexample.steps.isEmpty {
-        print("shortest counterexample, \(violation.counterexample.length) step\(violation.counterexample.length == 1 ? "" : "s"):")
+        print(
+            "shortest counterexample, \(violation.counterexample.length) step\(violation.counterexample.length == 1 ? "" : "s"):"
+        )
         for line in model.replay(violation.counterexample).lines { print(line) }
     }
     return 1

@@ -6,7 +6,8 @@ import Testing
 struct BoundaryRandomTests {
     static let ranges: [ClosedRange<Duration>] = [
         .zero ... .seconds(1), .zero ... .seconds(30), .milliseconds(500) ... .seconds(1),
-        .nanoseconds(800_000_000) ... .nanoseconds(1_200_000_000), .zero ... .nanoseconds(2), .seconds(2) ... .seconds(6),
+        .nanoseconds(800_000_000) ... .nanoseconds(1_200_000_000), .zero ... .nanoseconds(2),
+        .seconds(2) ... .seconds(6),
     ]
 
     @Test("lowest lands on the lower bound, highest on the upper, middle strictly inside", arguments: ranges)
@@ -28,9 +29,12 @@ struct BoundaryRandomTests {
         #expect(threshold > 0 || bound.nonzeroBitCount == 1)
     }
 
-    @Test("every built-in policy's boundary draws stay within its stated bounds", arguments: [
-        BackoffPolicy.fullJitter(), .equalJitter(), .decorrelatedJitter(), .proportionalJitter(), .exponential(), .table(),
-    ])
+    @Test(
+        "every built-in policy's boundary draws stay within its stated bounds",
+        arguments: [
+            BackoffPolicy.fullJitter(), .equalJitter(), .decorrelatedJitter(), .proportionalJitter(), .exponential(),
+            .table(),
+        ])
     func policiesStayInBounds(policy: BackoffPolicy) {
         for failures in 0...8 {
             let bounds = policy.distribution(afterFailures: failures, previous: .seconds(2)).bounds

@@ -57,8 +57,9 @@ struct BrokenVariantTests {
         shorter.maxDepth = expectation.length - 1
         shorter.checkEventually = false
         let bounded = model.check(shorter)
-        #expect(bounded.violation == nil || bounded.violation?.kind == .sometimes,
-                "a shorter counterexample exists: \(String(describing: bounded.violation?.property))")
+        #expect(
+            bounded.violation == nil || bounded.violation?.kind == .sometimes,
+            "a shorter counterexample exists: \(String(describing: bounded.violation?.property))")
     }
 
     @Test("the counterexample replays on a real machine with real generations", arguments: expectations)

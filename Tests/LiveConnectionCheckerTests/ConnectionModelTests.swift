@@ -17,7 +17,9 @@ struct ConnectionModelTests {
     @Test("the shipped machine passes every property, and the space is exhausted")
     func shippedMachinePasses() throws {
         let result = try ConnectionModel(bounds: Self.small).check()
-        #expect(result.passed, "\(String(describing: result.violation?.property)): \(String(describing: result.violation?.message))")
+        #expect(
+            result.passed,
+            "\(String(describing: result.violation?.property)): \(String(describing: result.violation?.message))")
         #expect(result.statistics.exhausted)
         #expect(result.statistics.distinctStates > 10_000)
     }

@@ -45,15 +45,18 @@ struct Turnstile: Model {
         [
             .always("paid", "nobody passes without paying", violation: { $0.coins < 0 ? "coins \($0.coins)" : nil }),
             .sometimes("full", "the coin box can fill up") { $0.coins == maxCoins },
-            .eventually("relocks", "an unlocked turnstile can lock again", from: { $0.lock == .unlocked },
-                        reaches: { $0.lock == .locked }, within: 1),
+            .eventually(
+                "relocks", "an unlocked turnstile can lock again", from: { $0.lock == .unlocked },
+                reaches: { $0.lock == .locked }, within: 1),
         ]
     }
 }
 
 @Suite("A user's own model")
 struct ExampleModelTests {
-    @Test("the correct turnstile passes and every state is found", arguments: [CheckOptions.Strategy.breadthFirst, .depthFirst])
+    @Test(
+        "the correct turnstile passes and every state is found",
+        arguments: [CheckOptions.Strategy.breadthFirst, .depthFirst])
     func correctTurnstilePasses(strategy: CheckOptions.Strategy) {
         var options = CheckOptions()
         options.strategy = strategy

@@ -9,7 +9,11 @@ import Testing
 private final class ServerRecord: Sendable {
     private let frames = Mutex<[[String]]>([])
 
-    func open() -> Int { frames.withLock { $0.append([]); return $0.count - 1 } }
+    func open() -> Int {
+        frames.withLock {
+            $0.append([]); return $0.count - 1
+        }
+    }
     func record(_ frame: String, on connection: Int) { frames.withLock { $0[connection].append(frame) } }
     var snapshot: [[String]] { frames.withLock { $0 } }
 }

@@ -52,7 +52,8 @@ public struct BoundaryRandom: RandomSource {
 
     public mutating func nextWord() -> UInt64 {
         draws += 1
-        precondition(draws <= 16, "a scripted \(draw) word was asked for \(draws) times: the range mapping keeps rejecting it")
+        precondition(
+            draws <= 16, "a scripted \(draw) word was asked for \(draws) times: the range mapping keeps rejecting it")
         return draw.word
     }
 }

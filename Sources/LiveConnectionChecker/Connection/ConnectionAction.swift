@@ -90,7 +90,9 @@ struct InputTable: Sendable {
         unsubscribe = codebook.topics.map { add(.unsubscribe($0), .intent) }
         send = (0..<bounds.commands).map { add(.send(CommandID(UInt64($0 + 1))), .intent) }
         opened = add(.opened(live), .live)
-        handshakeFailures = Self.handshakeStatuses.map { add(.connectFailed(live, .handshakeRejected(status: $0)), .live) }
+        handshakeFailures = Self.handshakeStatuses.map {
+            add(.connectFailed(live, .handshakeRejected(status: $0)), .live)
+        }
         receivedPlain = add(.received(live, sequence: nil), .live)
         receivedSequence = (0..<bounds.serverLog).map { add(.received(live, sequence: UInt64($0 + 1)), .live) }
         pong = add(.pong(live), .live)
@@ -115,12 +117,13 @@ struct InputTable: Sendable {
     private mutating func addLate(_ g: Generation, commands: Int) -> Range<Int> {
         let start = entries.count
         let current = g == MachineCodebook.current
-        let late: [Input] = [
-            .opened(g), .connectFailed(g, .handshakeRejected(status: 503)), .received(g, sequence: nil), .pong(g),
-            .closedByPeer(g, code: .normal, reason: "bye"), .closedByPeer(g, code: .forbidden, reason: "bye"),
-            .failed(g, Self.resetError), .flushed(g), .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)),
-            .timerFired(.pongDeadline(g)),
-        ] + (commands > 0 ? [.sendCompleted(g, 1)] : [])
+        let late: [Input] =
+            [
+                .opened(g), .connectFailed(g, .handshakeRejected(status: 503)), .received(g, sequence: nil), .pong(g),
+                .closedByPeer(g, code: .normal, reason: "bye"), .closedByPeer(g, code: .forbidden, reason: "bye"),
+                .failed(g, Self.resetError), .flushed(g), .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)),
+                .timerFired(.pongDeadline(g)),
+            ] + (commands > 0 ? [.sendCompleted(g, 1)] : [])
         for input in late { _ = add(input, .late(current: current)) }
         return start..<entries.count
     }

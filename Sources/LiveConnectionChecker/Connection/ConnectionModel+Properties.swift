@@ -6,9 +6,11 @@ import LiveConnection
 extension ConnectionModel {
     public var properties: [Property<ConnectionModel>] {
         func flaw(_ name: String, _ flaw: Flaws, _ summary: String) -> Property<ConnectionModel> {
-            .always(name, summary, violation: { state in
-                Environment.flaws(state.environment).contains(flaw) ? summary : nil
-            })
+            .always(
+                name, summary,
+                violation: { state in
+                    Environment.flaws(state.environment).contains(flaw) ? summary : nil
+                })
         }
         let bounds = bounds
         var properties: [Property<ConnectionModel>] = [
@@ -26,7 +28,8 @@ extension ConnectionModel {
                 "when open is reported, the server holds exactly the app's topics on the new connection"),
             flaw(
                 "resume-before-open", .openBeforeResume,
-                "with resume on, a connection that opens after a sequenced message was delivered asks to resume before reporting open"),
+                "with resume on, a connection that opens after a sequenced message was delivered asks to resume before reporting open"
+            ),
             flaw(
                 "one-pending-reconnect", .secondReconnect,
                 "a reconnect is never scheduled while one is already pending"),
@@ -66,7 +69,8 @@ extension ConnectionModel {
                     case .subscribing, .open, .openAwaitingPong: expected = .open
                     default: expected = .none
                     }
-                    return socket == expected ? nil : "phase \(MachineCodebook.kind(state.machine)) with socket \(socket)"
+                    return socket == expected
+                        ? nil : "phase \(MachineCodebook.kind(state.machine)) with socket \(socket)"
                 }),
             .always(
                 "progress-is-armed",
@@ -75,12 +79,16 @@ extension ConnectionModel {
                     let environment = Environment(state.environment)
                     let timers = environment.liveTimers
                     switch MachineCodebook.kind(state.machine) {
-                    case .connecting where timers & Environment.connectTimeoutBit == 0: return "connecting without a connect timeout"
-                    case .subscribing where timers & Environment.connectTimeoutBit == 0: return "subscribing without a connect timeout"
+                    case .connecting where timers & Environment.connectTimeoutBit == 0:
+                        return "connecting without a connect timeout"
+                    case .subscribing where timers & Environment.connectTimeoutBit == 0:
+                        return "subscribing without a connect timeout"
                     case .subscribing where environment.flushes == 0: return "subscribing with no flush outstanding"
                     case .open where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
-                    case .openAwaitingPong where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
-                    case .openAwaitingPong where timers & Environment.pongDeadlineBit == 0: return "a ping without a deadline"
+                    case .openAwaitingPong where timers & Environment.heartbeatBit == 0:
+                        return "open without a heartbeat"
+                    case .openAwaitingPong where timers & Environment.pongDeadlineBit == 0:
+                        return "a ping without a deadline"
                     case .waiting where !environment.retryArmed: return "waiting without a retry armed"
                     case .refreshing where !environment.refreshPending: return "refreshing without a refresh pending"
                     default: return nil
@@ -94,7 +102,9 @@ extension ConnectionModel {
                     return MachineCodebook.wanted(state.machine) && MachineCodebook.foreground(state.machine)
                         && environment.network == .up && environment.flaws.isEmpty
                 },
-                reaches: { MachineCodebook.kind($0.machine) == .open || MachineCodebook.kind($0.machine) == .openAwaitingPong },
+                reaches: {
+                    MachineCodebook.kind($0.machine) == .open || MachineCodebook.kind($0.machine) == .openAwaitingPong
+                },
                 within: 6 + bounds.topics,
                 via: { action in
                     switch action {
@@ -105,7 +115,9 @@ extension ConnectionModel {
                     }
                 }),
             .sometimes("reaches-open", "a connection opens") { MachineCodebook.kind($0.machine) == .open },
-            .sometimes("reaches-waiting", "a failure leads to a backoff wait") { MachineCodebook.kind($0.machine) == .waiting },
+            .sometimes("reaches-waiting", "a failure leads to a backoff wait") {
+                MachineCodebook.kind($0.machine) == .waiting
+            },
             .sometimes("reaches-refreshing", "4001 or 401 leads to a credentials refresh") {
                 MachineCodebook.kind($0.machine) == .refreshing
             },
@@ -114,29 +126,35 @@ extension ConnectionModel {
             },
         ]
         if bounds.lifecycle {
-            properties.append(.sometimes("reaches-background", "backgrounding closes the socket but keeps wanting it") {
-                MachineCodebook.kind($0.machine) == .backgrounded && MachineCodebook.wanted($0.machine)
-            })
+            properties.append(
+                .sometimes("reaches-background", "backgrounding closes the socket but keeps wanting it") {
+                    MachineCodebook.kind($0.machine) == .backgrounded && MachineCodebook.wanted($0.machine)
+                })
         }
         if bounds.commands > 0 {
-            properties.append(.sometimes("command-in-flight", "a command rides an open connection") {
-                MachineCodebook.commandsInFlight($0.machine) > 0
-            })
+            properties.append(
+                .sometimes("command-in-flight", "a command rides an open connection") {
+                    MachineCodebook.commandsInFlight($0.machine) > 0
+                })
         }
         if bounds.topics > 0 {
-            properties.append(.sometimes("open-with-every-topic", "a connection opens with every topic subscribed") {
-                MachineCodebook.kind($0.machine) == .open && MachineCodebook.topicCount($0.machine) == bounds.topics
-            })
+            properties.append(
+                .sometimes("open-with-every-topic", "a connection opens with every topic subscribed") {
+                    MachineCodebook.kind($0.machine) == .open && MachineCodebook.topicCount($0.machine) == bounds.topics
+                })
         }
         if bounds.serverLog > 1 {
-            properties.append(.sometimes("resumes-after-reconnect", "a reconnected client gets the rest of the log") {
-                MachineCodebook.lastSequence($0.machine) == UInt64(bounds.serverLog) && Environment($0.environment).olderGeneration
-            })
+            properties.append(
+                .sometimes("resumes-after-reconnect", "a reconnected client gets the rest of the log") {
+                    MachineCodebook.lastSequence($0.machine) == UInt64(bounds.serverLog)
+                        && Environment($0.environment).olderGeneration
+                })
         }
         if bounds.staleCallbacks {
-            properties.append(.sometimes("dead-generation-exists", "late callbacks have a dead generation to come from") {
-                Environment($0.environment).olderGeneration
-            })
+            properties.append(
+                .sometimes("dead-generation-exists", "late callbacks have a dead generation to come from") {
+                    Environment($0.environment).olderGeneration
+                })
         }
         return properties
     }

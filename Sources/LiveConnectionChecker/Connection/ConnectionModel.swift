@@ -60,7 +60,11 @@ public struct ConnectionModel: Model {
     }
 
     public var initialStates: [State] {
-        [State(machine: codebook.encode(ConnectionMachine(configuration: configuration)), environment: Environment().word)]
+        [
+            State(
+                machine: codebook.encode(ConnectionMachine(configuration: configuration)),
+                environment: Environment().word)
+        ]
     }
 
     public func makeMemo() -> StepMemo { StepMemo() }

@@ -31,7 +31,8 @@ public struct ConnectionReplay: Sendable {
     public var lines: [String] {
         steps.flatMap { step -> [String] in
             let draw = step.draw.map { " [draw: \($0)]" } ?? ""
-            let effects = step.effects.isEmpty ? "(no effects)" : step.effects.map(\.description).joined(separator: "; ")
+            let effects =
+                step.effects.isEmpty ? "(no effects)" : step.effects.map(\.description).joined(separator: "; ")
             return ["\(step.number). \(step.action)\(draw)", "   → \(effects)"]
         }
     }
@@ -52,7 +53,8 @@ extension ConnectionModel {
             var effects: [Effect] = []
             var draw: BoundaryRandom.Draw?
             if let input = step.action.input {
-                let mapped = input.generation.map { MachineVariant.relabel(input, to: map($0)) } ?? Self.mapTimer(input, map)
+                let mapped =
+                    input.generation.map { MachineVariant.relabel(input, to: map($0)) } ?? Self.mapTimer(input, map)
                 action = step.action == .input(input) ? .input(mapped) : .late(mapped)
                 var random = BoundaryRandom(BoundaryRandom.Draw.allCases[step.choice])
                 effects = variant.handle(mapped, machine: &machine, using: &random)

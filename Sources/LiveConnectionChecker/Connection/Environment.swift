@@ -75,7 +75,8 @@ struct Environment: Hashable, Sendable {
         word |= UInt64(serverLog) << 10
         word |= UInt64(serverSubscriptions) << 13
         word |= UInt64(delivered) << 16
-        word |= UInt64(commands.0.rawValue) << 19 | UInt64(commands.1.rawValue) << 21 | UInt64(commands.2.rawValue) << 23
+        word |=
+            UInt64(commands.0.rawValue) << 19 | UInt64(commands.1.rawValue) << 21 | UInt64(commands.2.rawValue) << 23
         if refreshPending { word |= 1 << 25 }
         if terminal { word |= 1 << 26 }
         word |= UInt64(failuresSinceOpen) << 27

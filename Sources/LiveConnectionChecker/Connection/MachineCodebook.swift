@@ -39,7 +39,9 @@ struct MachineCodebook: Sendable {
         case idle, connecting, subscribing, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped
     }
 
-    init(configuration: ConnectionConfiguration, bounds: ConnectionBounds, reasons: [String]) throws(ConnectionModelError) {
+    init(configuration: ConnectionConfiguration, bounds: ConnectionBounds, reasons: [String])
+        throws(ConnectionModelError)
+    {
         self.configuration = configuration
         endpoints = ["wss://a.example/live", "wss://b.example/live"].prefix(bounds.endpoints).map { text in
             guard let url = URL(string: text) else { preconditionFailure("bad built-in endpoint \(text)") }
@@ -146,7 +148,9 @@ struct MachineCodebook: Sendable {
         if machine.wanted { code |= 1 << 9 }
         if machine.foreground { code |= 1 << 10 }
         if let endpoint = machine.endpoint {
-            guard let index = endpoints.firstIndex(of: endpoint) else { preconditionFailure("unknown endpoint \(endpoint)") }
+            guard let index = endpoints.firstIndex(of: endpoint) else {
+                preconditionFailure("unknown endpoint \(endpoint)")
+            }
             code |= UInt64(index + 1) << 11
         }
         switch machine.generation {
@@ -156,13 +160,19 @@ struct MachineCodebook: Sendable {
         }
         code |= UInt64(min(machine.failures, failureCap)) << 14
         if let delay = machine.lastDelay {
-            guard let index = delays.firstIndex(of: delay) else { preconditionFailure("delay \(delay) is not a boundary draw") }
+            guard let index = delays.firstIndex(of: delay) else {
+                preconditionFailure("delay \(delay) is not a boundary draw")
+            }
             code |= UInt64(index + 1) << 18
         }
-        code |= packList(machine.topics.map { topic in
-            guard let index = topics.firstIndex(of: topic) else { preconditionFailure("unknown topic \(topic)") }
-            return index
-        }) << 24
+        code |=
+            packList(
+                machine.topics.map { topic in
+                    guard let index = topics.firstIndex(of: topic) else {
+                        preconditionFailure("unknown topic \(topic)")
+                    }
+                    return index
+                }) << 24
         if let sequence = machine.lastSequence {
             precondition(sequence <= 7, "sequence \(sequence) beyond the model's server log")
             code |= sequence << 32

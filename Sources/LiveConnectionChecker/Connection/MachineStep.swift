@@ -70,7 +70,9 @@ struct MachineStepper: Sendable {
         return variant.handle(input, machine: &machine, using: &random)
     }
 
-    private func compile(before: ConnectionMachine, after: ConnectionMachine, effects: [Effect], stale: Bool) -> MachineOutcome {
+    private func compile(before: ConnectionMachine, after: ConnectionMachine, effects: [Effect], stale: Bool)
+        -> MachineOutcome
+    {
         let minted = after.generation != before.generation
         var renumbered = after
         if minted {
@@ -116,7 +118,8 @@ struct MachineStepper: Sendable {
             }
         }
         return MachineOutcome(
-            machine: codebook.encode(renumbered), minted: minted, effects: micro, staleChanged: stale && after != before)
+            machine: codebook.encode(renumbered), minted: minted, effects: micro, staleChanged: stale && after != before
+        )
     }
 
     private func topicIndex(_ topic: String) -> Int {

@@ -36,7 +36,8 @@ public enum MachineVariant: String, CaseIterable, Hashable, Sendable, CustomStri
     public var description: String { rawValue }
 
     /// One step of the wrapped machine.
-    public func handle(_ input: Input, machine: inout ConnectionMachine, using random: inout BoundaryRandom) -> [Effect] {
+    public func handle(_ input: Input, machine: inout ConnectionMachine, using random: inout BoundaryRandom) -> [Effect]
+    {
         switch self {
         case .correct:
             return machine.handle(input, using: &random)

@@ -60,7 +60,9 @@ final class DepthFirstSearch<M: Model> {
                     truncated = true
                     break
                 }
-                if let outcome = visit(step.state, depth: frame.depth + 1, step: step, stack: &stack, maxDepth: maxDepth) {
+                if let outcome = visit(
+                    step.state, depth: frame.depth + 1, step: step, stack: &stack, maxDepth: maxDepth)
+                {
                     return outcome
                 }
             }

@@ -28,7 +28,8 @@ public struct ModelChecker<M: Model>: Sendable {
     }
 
     /// Rebuilds the path to `target` by replaying emission ordinals from its root.
-    static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State) -> Counterexample<M> {
+    static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State) -> Counterexample<M>
+    {
         var memo = model.makeMemo()
         var steps: [Counterexample<M>.Step] = []
         for (parent, ordinal) in path {
@@ -38,7 +39,9 @@ public struct ModelChecker<M: Model>: Sendable {
                 if seen == ordinal { step = .init(action: action, choice: choice, state: next) }
                 seen += 1
             }
-            guard let step else { preconditionFailure("replaying ordinal \(ordinal): the model's expansion is not deterministic") }
+            guard let step else {
+                preconditionFailure("replaying ordinal \(ordinal): the model's expansion is not deterministic")
+            }
             steps.append(step)
         }
         return Counterexample(initial: initial, steps: steps)

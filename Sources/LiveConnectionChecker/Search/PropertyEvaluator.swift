@@ -50,7 +50,8 @@ struct PropertyEvaluator<M: Model>: Sendable {
     /// (progress actions are few), so duplicates are found by a linear scan of the
     /// states seen: cheaper than hashing into a set per trigger state.
     private func reaches(
-        from start: M.State, goal: (M.State) -> Bool, within steps: Int, progress: @escaping @Sendable (M.Action) -> Bool,
+        from start: M.State, goal: (M.State) -> Bool, within steps: Int,
+        progress: @escaping @Sendable (M.Action) -> Bool,
         memo: inout M.Memo
     ) -> Bool {
         if goal(start) { return true }
