@@ -63,7 +63,7 @@ func ours(_ model: ConnectionModel, threads: Int, strategy: CheckOptions.Strateg
     options.checkEventually = false  // the baseline checks no properties either
     let result = model.check(options)
     if let violation = result.violation, violation.kind != .sometimes {
-        print("unexpected violation: \(violation.property)")
+        say("unexpected violation: \(violation.property)")
         exit(1)
     }
     let s = result.statistics
@@ -99,6 +99,9 @@ func shell(_ command: String) -> String {
 
 // MARK: Run
 
+/// Writes a line at once (print is block-buffered into a file: a long run would show nothing).
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
 var words = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String, _ fallback: Int) -> Int {
     guard let index = words.firstIndex(of: name), index + 1 < words.count, let value = Int(words[index + 1]) else {
@@ -117,17 +120,17 @@ let model: ConnectionModel
 do {
     model = try ConnectionModel(bounds: bounds)
 } catch {
-    print("bad bounds: \(error)")
+    say("bad bounds: \(error)")
     exit(64)
 }
 let world =
     "topics \(bounds.topics), commands \(bounds.commands), server log \(bounds.serverLog), endpoints \(bounds.endpoints)"
-print("connection model, \(world), MemoryLayout<State>.size = \(MemoryLayout<ConnectionModel.State>.size) B")
+say("connection model, \(world), MemoryLayout<State>.size = \(MemoryLayout<ConnectionModel.State>.size) B")
 
 var rows: [Figures] = []
 @MainActor func run(_ figures: @autoclosure () -> Figures) -> Figures {
     let result = figures()
-    print(
+    say(
         "\(result.label): \(result.distinct) distinct, \(result.generated) generated, depth \(result.depth), "
             + "\(String(format: "%.2f", result.seconds)) s, \(Int(result.rate)) distinct/s, "
             + "\(String(format: "%.1f", result.bytesPerState)) B/state\(result.exhausted ? "" : " (stopped at the bound)")"
@@ -145,8 +148,8 @@ let peak = peakResidentBytes()
 // smaller table (fewer cache misses); its figures are for its own (smaller) run.
 let speedup = two.rate / one.rate
 let versusBaseline = one.rate / naive.rate
-print("speed-up 2 threads / 1 thread: \(String(format: "%.2f", speedup))×")
-print(
+say("speed-up 2 threads / 1 thread: \(String(format: "%.2f", speedup))×")
+say(
     "ours (1 thread) / baseline: \(String(format: "%.2f", versusBaseline))× states/s, "
         + "\(String(format: "%.2f", naive.bytesPerState / one.bytesPerState))× less memory per state")
 
@@ -189,8 +192,8 @@ let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deleti
 do {
     try FileManager.default.createDirectory(at: results.deletingLastPathComponent(), withIntermediateDirectories: true)
     try report.write(to: results, atomically: true, encoding: .utf8)
-    print("wrote \(results.path)")
+    say("wrote \(results.path)")
 } catch {
-    print("could not write \(results.path): \(error)")
+    say("could not write \(results.path): \(error)")
     exit(1)
 }

@@ -65,6 +65,9 @@ struct InputTable: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// Per entry: whether it is a late input, and what delivering it does to the environment.
+    private(set) var late: [Bool] = []
+    private(set) var deliveries: [Delivery] = []
     // Indices the environment enables by condition.
     var connect: [Int] = [], disconnect = 0, background = 0, foreground = 0
     var subscribe: [Int] = [], unsubscribe: [Int] = [], send: [Int] = []
@@ -81,6 +84,10 @@ struct InputTable: Sendable {
     static let resetError = TransportError.reset(errno: "ECONNRESET")
 
     init(codebook: MachineCodebook, bounds: ConnectionBounds) {
+        defer {
+            late = entries.map { if case .late = $0.source { true } else { false } }
+            deliveries = entries.map { Delivery($0.input, source: $0.source, configuration: codebook.configuration) }
+        }
         let live = MachineCodebook.current
         connect = codebook.endpoints.map { add(.connect($0), .intent) }
         disconnect = add(.disconnect, .intent)

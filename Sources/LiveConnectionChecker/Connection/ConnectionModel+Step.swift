@@ -3,7 +3,7 @@ import LiveConnection
 // How the environment follows one machine step: what it delivered, then each effect in
 // order, then the end-of-step checks. Every breach found becomes a flaw in the state.
 extension ConnectionModel {
-    func apply(_ outcome: MachineOutcome, of entry: InputTable.Entry, before code: UInt64, _ environment: Environment)
+    func apply(_ outcome: MachineOutcome, of delivery: Delivery, before code: UInt64, _ environment: Environment)
         -> State
     {
         var e = environment
@@ -18,46 +18,31 @@ extension ConnectionModel {
         var connectIntent = false
         var refreshSucceeded = false
         var retryDelay: Duration?
-        let input = entry.input
 
         // What the environment itself did by delivering the input.
-        switch entry.source {
-        case .intent:
-            switch input {
-            case .connect:
-                connectIntent = true
-                e.terminal = false
-            case .send(let id): e[command: Int(id.rawValue) - 1] = .issued
-            default: break
-            }
-        case .live:
-            switch input {
-            case .opened:
-                sockets[Int(Role.current.rawValue)] = .open
-                e.serverSubscriptions = 0  // a new connection: the server knows no subscriptions
-                e.resumeOwed = configuration.resume && MachineCodebook.lastSequence(code) != 0
-            case .received(_, let number): sequence = number
-            case .pong: e.pingUnanswered = false
-            case .flushed: e.flushes -= 1
-            case .closedByPeer(_, let code, _): terminalNow = configuration.terminalCloseCodes.contains(code)
-            case .connectFailed(_, .handshakeRejected(let status)):
-                terminalNow = configuration.terminalHandshakeStatuses.contains(status)
-            default: break
-            }
-        case .timer:
-            switch input {
-            case .timerFired(.retry): e.retryArmed = false
-            case .timerFired(.connectTimeout): timers[1] &= ~Environment.connectTimeoutBit
-            case .timerFired(.heartbeat): timers[1] &= ~Environment.heartbeatBit
-            case .timerFired(.pongDeadline): timers[1] &= ~Environment.pongDeadlineBit
-            default: break
-            }
-        case .credentials:
+        switch delivery {
+        case .connect:
+            connectIntent = true
+            e.terminal = false
+        case .send(let command): e[command: command] = .issued
+        case .opened:
+            sockets[Int(Role.current.rawValue)] = .open
+            e.serverSubscriptions = 0  // a new connection: the server knows no subscriptions
+            e.resumeOwed = configuration.resume && MachineCodebook.lastSequence(code) != 0
+        case .received(let number): sequence = number
+        case .pong: e.pingUnanswered = false
+        case .flushed: e.flushes -= 1
+        case .terminalIfLive(let terminal): terminalNow = terminal
+        case .timer(.retry): e.retryArmed = false
+        case .timer(let timer): timers[1] &= ~Self.bit(timer)
+        case .credentials(let succeeded):
             e.refreshPending = false
-            refreshSucceeded = input == .credentialsRefreshed(succeeded: true)
-        case .late(let current):
+            refreshSucceeded = succeeded
+        case .lateOpened(let current):
             // A late open really opened a socket, which the machine must close at once.
-            if case .opened = input { sockets[current ? 1 : 0] = .open }
+            sockets[current ? 1 : 0] = .open
+        case .other:
+            break
         }
 
         for effect in outcome.effects {
@@ -189,6 +174,41 @@ struct PerRole<Value> {
             case 1: current = newValue
             default: minted = newValue
             }
+        }
+    }
+}
+
+/// What delivering an input does to the environment before the machine's effects, by
+/// input (precomputed per entry of the ``InputTable``: no payloads, no reference counting).
+enum Delivery: Sendable {
+    case connect
+    case send(Int)
+    case opened
+    case received(UInt64?)
+    case pong
+    case flushed
+    /// A close or handshake failure of the live connection, terminal or not.
+    case terminalIfLive(Bool)
+    case timer(MicroEffect.Timer)
+    case credentials(succeeded: Bool)
+    case lateOpened(current: Bool)
+    case other
+
+    init(_ input: Input, source: InputTable.Source, configuration: ConnectionConfiguration) {
+        switch (source, input) {
+        case (.intent, .connect): self = .connect
+        case (.intent, .send(let id)): self = .send(Int(id.rawValue) - 1)
+        case (.live, .opened): self = .opened
+        case (.live, .received(_, let sequence)): self = .received(sequence)
+        case (.live, .pong): self = .pong
+        case (.live, .flushed): self = .flushed
+        case (.live, .closedByPeer(_, let code, _)): self = .terminalIfLive(configuration.terminalCloseCodes.contains(code))
+        case (.live, .connectFailed(_, .handshakeRejected(let status))):
+            self = .terminalIfLive(configuration.terminalHandshakeStatuses.contains(status))
+        case (.timer, .timerFired(let timer)): self = .timer(MachineStepper.timer(timer).0)
+        case (.credentials, .credentialsRefreshed(let succeeded)): self = .credentials(succeeded: succeeded)
+        case (.late(let current), .opened): self = .lateOpened(current: current)
+        default: self = .other
         }
     }
 }

@@ -73,7 +73,7 @@ public struct ConnectionModel: Model {
         var memo = StepMemo()
         var actions: [Action] = []
         expand(state, memo: &memo, where: nil) { action, choice, _ in
-            if choice == 0 { actions.append(action) }
+            if choice == 0 { actions.append(action()) }
         }
         return actions
     }
@@ -100,31 +100,31 @@ public struct ConnectionModel: Model {
 
     public func expand(
         _ state: State, memo: inout StepMemo, where filter: ((Action) -> Bool)?,
-        _ body: (_ action: Action, _ choice: Int, _ next: State) -> Void
+        _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
     ) {
         let environment = Environment(state.environment)
         guard environment.flaws.isEmpty else { return }  // a violation: nothing after it matters
         let code = state.machine
         let row = memo.row(code, inputs: inputs.entries.count)
         func deliver(_ index: Int) {
-            let entry = inputs.entries[index]
-            let late: Bool
-            if case .late = entry.source { late = true } else { late = false }
-            let outcomes = row.outcomes(index) { stepper.step(code, entry.input, stale: late) }
+            let late = inputs.late[index]
+            let outcomes = row.outcomes(index) { stepper.step(code, inputs.entries[index].input, stale: late) }
             // A late input that changed nothing and did nothing is a self-loop: its check
             // (stale-inputs-change-nothing) happened when the step was computed.
             if late && outcomes.count == 1 && outcomes[0].isNoOp { return }
-            let action: Action = late ? .late(entry.input) : .input(entry.input)
-            if let filter, !filter(action) { return }
+            // Built only when asked for: the search itself never looks at actions.
+            func action() -> Action { late ? .late(inputs.entries[index].input) : .input(inputs.entries[index].input) }
+            if let filter, !filter(action()) { return }
+            let delivery = inputs.deliveries[index]
             for (choice, outcome) in outcomes.enumerated() {
-                body(action, choice, apply(outcome, of: entry, before: code, environment))
+                body(action, choice, apply(outcome, of: delivery, before: code, environment))
             }
         }
         func change(_ action: Action, _ update: (inout Environment) -> Void) {
             if let filter, !filter(action) { return }
             var next = environment
             update(&next)
-            body(action, 0, State(machine: code, environment: next.word))
+            body({ action }, 0, State(machine: code, environment: next.word))
         }
 
         // Intents.

@@ -106,7 +106,7 @@ final class DepthFirstSearch<M: Model> {
         var successors: [Counterexample<M>.Step] = []
         model.expand(state, memo: &memo, where: nil) { action, choice, next in
             statistics.statesGenerated += 1
-            if next != state { successors.append(.init(action: action, choice: choice, state: next)) }
+            if next != state { successors.append(.init(action: action(), choice: choice, state: next)) }
         }
         stack.append(Frame(state: state, depth: depth, successors: successors, step: step))
         return nil

@@ -38,14 +38,15 @@ public protocol Model: Sendable {
     /// A fresh per-thread memo.
     func makeMemo() -> Memo
     /// Calls `body` with every (action, choice, successor) of `state`, in a fixed order,
-    /// skipping actions for which `filter` returns false.
+    /// skipping actions for which `filter` returns false. The action is passed as a
+    /// closure that builds it, so a search that never looks at it does not pay for it.
     ///
     /// The default goes through ``actions(in:)`` and ``next(_:after:)``; a model may
     /// override it to avoid building arrays (the connection model does). The order must
     /// be deterministic: counterexamples are rebuilt by replaying emission ordinals.
     func expand(
         _ state: State, memo: inout Memo, where filter: ((Action) -> Bool)?,
-        _ body: (_ action: Action, _ choice: Int, _ next: State) -> Void)
+        _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void)
     /// A 64-bit hash of the state, stable within one run: the visited set's key and the
     /// depth-first mode's fingerprint. The default uses `hashValue`.
     func fingerprint(_ state: State) -> UInt64
@@ -58,11 +59,11 @@ extension Model where Memo == Void {
 extension Model {
     public func expand(
         _ state: State, memo: inout Memo, where filter: ((Action) -> Bool)?,
-        _ body: (_ action: Action, _ choice: Int, _ next: State) -> Void
+        _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
     ) {
         for action in actions(in: state) where filter?(action) ?? true {
             for (choice, successor) in next(action, after: state).enumerated() {
-                body(action, choice, successor)
+                body({ action }, choice, successor)
             }
         }
     }

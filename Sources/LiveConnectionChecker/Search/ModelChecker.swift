@@ -36,7 +36,7 @@ public struct ModelChecker<M: Model>: Sendable {
             var seen = 0
             var step: Counterexample<M>.Step?
             model.expand(parent, memo: &memo, where: nil) { action, choice, next in
-                if seen == ordinal { step = .init(action: action, choice: choice, state: next) }
+                if seen == ordinal { step = .init(action: action(), choice: choice, state: next) }
                 seen += 1
             }
             guard let step else {

@@ -1,47 +1,76 @@
 /// Evaluates a model's properties on one state: invariants, `eventually` (by a small
 /// bounded search along progress actions) and the `sometimes` goals it reaches.
 struct PropertyEvaluator<M: Model>: Sendable {
+    typealias Eventually = (
+        index: Int, trigger: @Sendable (M.State) -> Bool, goal: @Sendable (M.State) -> Bool, within: Int,
+        progress: @Sendable (M.Action) -> Bool
+    )
+
     let model: M
     let properties: [Property<M>]
     let checkEventually: Bool
     /// Indices of the `sometimes` properties, in declaration order.
     let sometimes: [Int]
+    // The checks split by kind once, so the per-state loops call closures directly.
+    private let invariants: [(index: Int, violation: @Sendable (M.State) -> String?)]
+    private let eventualities: [Eventually]
+    private let reachabilities: [@Sendable (M.State) -> Bool]
 
     init(model: M, checkEventually: Bool) {
         self.model = model
         let properties = model.properties
         self.properties = properties
         self.checkEventually = checkEventually
-        sometimes = properties.indices.filter { properties[$0].kind == .sometimes }
+        var invariants: [(index: Int, violation: @Sendable (M.State) -> String?)] = []
+        var eventualities: [Eventually] = []
+        var sometimes: [Int] = []
+        var reachabilities: [@Sendable (M.State) -> Bool] = []
+        for (index, property) in properties.enumerated() {
+            switch property.check {
+            case .always(let violation): invariants.append((index, violation))
+            case .eventually(let trigger, let goal, let within, let progress):
+                eventualities.append((index, trigger, goal, within, progress))
+            case .sometimes(let reached):
+                sometimes.append(index)
+                reachabilities.append(reached)
+            }
+        }
         precondition(sometimes.count <= 64, "at most 64 sometimes properties")
+        self.invariants = invariants
+        self.eventualities = eventualities
+        self.sometimes = sometimes
+        self.reachabilities = reachabilities
     }
 
     /// All `sometimes` properties reached, as a bit mask over ``sometimes``.
     var allReached: UInt64 { sometimes.count == 64 ? .max : (1 << UInt64(sometimes.count)) - 1 }
 
-    /// The first property `state` violates: its index and message.
+    /// The first property (in declaration order) `state` violates: its index and message.
     func firstViolation(_ state: M.State, memo: inout M.Memo) -> (property: Int, message: String)? {
-        for (index, property) in properties.enumerated() {
-            switch property.check {
-            case .always(let violation):
-                if let message = violation(state) { return (index, message) }
-            case .eventually(let trigger, let goal, let within, let progress):
-                guard checkEventually, trigger(state) else { continue }
-                if !reaches(from: state, goal: goal, within: within, progress: progress, memo: &memo) {
-                    return (index, "no path of at most \(within) progress steps reaches the goal")
-                }
-            case .sometimes:
-                continue
+        var found: (property: Int, message: String)?
+        for invariant in invariants {
+            if let message = invariant.violation(state) {
+                found = (invariant.index, message)
+                break
             }
         }
-        return nil
+        guard checkEventually else { return found }
+        for eventually in eventualities where eventually.index < found?.property ?? .max {
+            guard eventually.trigger(state) else { continue }
+            if !reaches(
+                from: state, goal: eventually.goal, within: eventually.within, progress: eventually.progress, memo: &memo)
+            {
+                return (eventually.index, "no path of at most \(eventually.within) progress steps reaches the goal")
+            }
+        }
+        return found
     }
 
     /// The `sometimes` properties `state` satisfies, as a mask over ``sometimes``.
     func reached(_ state: M.State, pending: UInt64) -> UInt64 {
         var mask: UInt64 = 0
-        for (bit, index) in sometimes.enumerated() where pending & (1 << UInt64(bit)) != 0 {
-            if case .sometimes(let holds) = properties[index].check, holds(state) { mask |= 1 << UInt64(bit) }
+        for (bit, reached) in reachabilities.enumerated() where pending & (1 << UInt64(bit)) != 0 {
+            if reached(state) { mask |= 1 << UInt64(bit) }
         }
         return mask
     }
