@@ -127,7 +127,7 @@ var words = Array(CommandLine.arguments.dropFirst())
 var bounds = ConnectionBounds()
 bounds.topics = option("--topics", 3)
 bounds.commands = option("--commands", 2)
-bounds.serverLog = option("--log", 3)
+bounds.serverLog = option("--log", 2)
 let baselineStates = option("--baseline-states", 2_000_000)
 
 let model: ConnectionModel

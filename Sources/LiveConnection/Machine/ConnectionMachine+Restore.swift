@@ -7,7 +7,7 @@ extension ConnectionMachine {
     /// let copy = ConnectionMachine(
     ///     configuration: m.configuration, state: m.state, wanted: m.wanted, foreground: m.foreground,
     ///     endpoint: m.endpoint, generation: m.generation, failures: m.failures, lastDelay: m.lastDelay,
-    ///     topics: m.topics, lastSequence: m.lastSequence, refreshInFlight: m.refreshInFlight,
+    ///     topics: m.topics, hasBeenOpen: m.hasBeenOpen, lastSequence: m.lastSequence, refreshInFlight: m.refreshInFlight,
     ///     flushesPending: m.flushesPending, commandsInFlight: m.commandsInFlight)
     /// // copy == m
     /// ```
@@ -16,7 +16,7 @@ extension ConnectionMachine {
     /// open state names the last generation minted.
     public init(
         configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, endpoint: Endpoint?,
-        generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], lastSequence: UInt64?,
+        generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], hasBeenOpen: Bool, lastSequence: UInt64?,
         refreshInFlight: Bool, flushesPending: Int, commandsInFlight: [CommandID]
     ) {
         self.init(configuration: configuration)
@@ -28,6 +28,7 @@ extension ConnectionMachine {
         self.failures = failures
         self.lastDelay = lastDelay
         self.topics = topics
+        self.hasBeenOpen = hasBeenOpen
         self.lastSequence = lastSequence
         self.refreshInFlight = refreshInFlight
         self.flushesPending = flushesPending

@@ -28,7 +28,7 @@ extension ConnectionModel {
                 "when open is reported, the server holds exactly the app's topics on the new connection"),
             flaw(
                 "resume-before-open", .openBeforeResume,
-                "with resume on, a connection that opens after a sequenced message was delivered asks to resume before reporting open"
+                "with resume on, a connection that opens after an earlier open or a delivered sequenced message asks to resume before reporting open"
             ),
             flaw(
                 "one-pending-reconnect", .secondReconnect,

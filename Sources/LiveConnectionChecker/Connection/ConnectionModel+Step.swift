@@ -28,7 +28,9 @@ extension ConnectionModel {
         case .opened:
             sockets[Int(Role.current.rawValue)] = .open
             e.serverSubscriptions = 0  // a new connection: the server knows no subscriptions
-            e.resumeOwed = configuration.resume && MachineCodebook.lastSequence(code) != 0
+            // Once anything was delivered or a connection was open, a new one must resume:
+            // the messages of the outage would be lost otherwise.
+            e.resumeOwed = configuration.resume && (e.delivered != 0 || e.everOpen)
         case .received(let number): sequence = number
         case .pong: e.pingUnanswered = false
         case .flushed: e.flushes -= 1
@@ -98,6 +100,7 @@ extension ConnectionModel {
                     if e.resumeOwed { flaws.insert(.openBeforeResume) }
                 }
                 e.failuresSinceOpen = 0
+                e.everOpen = true
             case .report:
                 break
             }

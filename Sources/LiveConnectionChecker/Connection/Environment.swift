@@ -10,7 +10,7 @@
 /// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), ping unanswered 9,
 /// server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, command
 /// status 19–24, refresh pending 25, terminal close seen 26, failures since open 27–30,
-/// flaws 32–47, flushes outstanding 48–50, resume owed 51.
+/// flaws 32–47, flushes outstanding 48–50, resume owed 51, reported open once 52.
 struct Environment: Hashable, Sendable {
     enum Network: UInt8 { case up, down, frozen }
     enum Socket: UInt8 { case none, connecting, open }
@@ -35,6 +35,8 @@ struct Environment: Hashable, Sendable {
     var flushes: UInt8 = 0
     /// The live connection opened after a sequenced message and has not asked to resume.
     var resumeOwed = false
+    /// Open was reported at least once.
+    var everOpen = false
 
     static let connectTimeoutBit: UInt8 = 1
     static let heartbeatBit: UInt8 = 2
@@ -63,6 +65,7 @@ struct Environment: Hashable, Sendable {
         flaws = Flaws(rawValue: UInt16(truncatingIfNeeded: word >> 32))
         flushes = UInt8((word >> 48) & 7)
         resumeOwed = word & (1 << 51) != 0
+        everOpen = word & (1 << 52) != 0
     }
 
     var word: UInt64 {
@@ -83,6 +86,7 @@ struct Environment: Hashable, Sendable {
         word |= UInt64(flaws.rawValue) << 32
         word |= UInt64(flushes) << 48
         if resumeOwed { word |= 1 << 51 }
+        if everOpen { word |= 1 << 52 }
         return word
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import LiveConnection
 
-/// Encodes a ``ConnectionMachine`` into 47 bits and back, exactly, for the worlds the
+/// Encodes a ``ConnectionMachine`` into 48 bits and back, exactly, for the worlds the
 /// connection model explores.
 ///
 /// The machine's value holds strings (reasons, topics), arrays and a configuration; the
@@ -19,7 +19,7 @@ import LiveConnection
 /// Layout of the code (bit offsets): kind 0–3, reason 4–8, wanted 9, foreground 10,
 /// endpoint 11–12, minted 13, failures 14–17, last delay 18–23, topics 24–31 (count +
 /// three 2-bit entries), last sequence 32–34, commands in flight 35–42, refresh in
-/// flight 43, flushes pending 44–46.
+/// flight 43, flushes pending 44–46, has been open 47.
 struct MachineCodebook: Sendable {
     let configuration: ConnectionConfiguration
     let endpoints: [Endpoint]
@@ -116,7 +116,8 @@ struct MachineCodebook: Sendable {
             foreground: field(code, 10, 1) == 1, endpoint: endpoint == 0 ? nil : endpoints[Int(endpoint) - 1],
             generation: generation, failures: Int(field(code, 14, 4)),
             lastDelay: delay == 0 ? nil : delays[Int(delay) - 1],
-            topics: list(field(code, 24, 8)).map { topics[$0] }, lastSequence: sequence == 0 ? nil : sequence,
+            topics: list(field(code, 24, 8)).map { topics[$0] }, hasBeenOpen: field(code, 47, 1) == 1,
+            lastSequence: sequence == 0 ? nil : sequence,
             refreshInFlight: field(code, 43, 1) == 1, flushesPending: Int(field(code, 44, 3)),
             commandsInFlight: list(field(code, 35, 8)).map { CommandID(UInt64($0 + 1)) })
     }
@@ -181,6 +182,7 @@ struct MachineCodebook: Sendable {
         if machine.refreshInFlight { code |= 1 << 43 }
         precondition((0...7).contains(machine.flushesPending), "\(machine.flushesPending) flushes pending")
         code |= UInt64(machine.flushesPending) << 44
+        if machine.hasBeenOpen { code |= 1 << 47 }
         return code
     }
 
