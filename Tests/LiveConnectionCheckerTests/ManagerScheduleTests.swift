@@ -84,14 +84,17 @@ private func reconnectScenario(strategy: some SchedulingStrategy) -> [[String]]?
 
 @Suite("Schedule exploration of the connection manager")
 struct ManagerScheduleTests {
-    @Test("every schedule within one preemption resubscribes on both connections before the second open")
+    @Test("every schedule within one preemption resubscribes (and resumes) on both connections before the second open")
     func reconnectResubscribesInEverySchedule() {
         // About 65 choice points a run: one preemption is exhaustive in a few hundred
         // schedules; two would be tens of thousands (run them with a bigger budget).
         let report = ScheduleExplorer.explore(preemptionBound: 1, maxSchedules: 5_000) { strategy in
             guard let frames = reconnectScenario(strategy: strategy) else { return false }
-            // Two connections, each told about "alpha" first.
-            return frames.count == 2 && frames.allSatisfy { $0.first?.contains("\"alpha\"") == true }
+            // Two connections, each subscribed to "alpha"; the second (after an open) resumes first.
+            let subscribed = frames.allSatisfy { connection in
+                connection.contains { $0.contains("\"subscribe\"") && $0.contains("\"alpha\"") }
+            }
+            return frames.count == 2 && subscribed && frames[1].first?.contains("\"resume\"") == true
         }
         #expect(report.passed, "\(report)")
         #expect(report.schedules > 1, "\(report)")

@@ -16,7 +16,8 @@ extension ConnectionMachine {
     /// open state names the last generation minted.
     public init(
         configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, endpoint: Endpoint?,
-        generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], hasBeenOpen: Bool, lastSequence: UInt64?,
+        generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], hasBeenOpen: Bool,
+        lastSequence: UInt64?,
         refreshInFlight: Bool, flushesPending: Int, commandsInFlight: [CommandID]
     ) {
         self.init(configuration: configuration)

@@ -205,7 +205,8 @@ enum Delivery: Sendable {
         case (.live, .received(_, let sequence)): self = .received(sequence)
         case (.live, .pong): self = .pong
         case (.live, .flushed): self = .flushed
-        case (.live, .closedByPeer(_, let code, _)): self = .terminalIfLive(configuration.terminalCloseCodes.contains(code))
+        case (.live, .closedByPeer(_, let code, _)):
+            self = .terminalIfLive(configuration.terminalCloseCodes.contains(code))
         case (.live, .connectFailed(_, .handshakeRejected(let status))):
             self = .terminalIfLive(configuration.terminalHandshakeStatuses.contains(status))
         case (.timer, .timerFired(let timer)): self = .timer(MachineStepper.timer(timer).0)

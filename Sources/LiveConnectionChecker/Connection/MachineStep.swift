@@ -82,7 +82,8 @@ struct MachineStepper: Sendable {
             renumbered = ConnectionMachine(
                 configuration: after.configuration, state: Self.renumber(after.state), wanted: after.wanted,
                 foreground: after.foreground, endpoint: after.endpoint, generation: MachineCodebook.current,
-                failures: after.failures, lastDelay: after.lastDelay, topics: after.topics, hasBeenOpen: after.hasBeenOpen,
+                failures: after.failures, lastDelay: after.lastDelay, topics: after.topics,
+                hasBeenOpen: after.hasBeenOpen,
                 lastSequence: after.lastSequence, refreshInFlight: after.refreshInFlight,
                 flushesPending: after.flushesPending, commandsInFlight: after.commandsInFlight)
         }

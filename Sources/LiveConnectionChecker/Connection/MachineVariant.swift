@@ -61,7 +61,8 @@ public enum MachineVariant: String, CaseIterable, Hashable, Sendable, CustomStri
             machine = ConnectionMachine(
                 configuration: machine.configuration, state: machine.state, wanted: machine.wanted,
                 foreground: machine.foreground, endpoint: machine.endpoint, generation: machine.generation,
-                failures: before.failures, lastDelay: before.lastDelay, topics: machine.topics, hasBeenOpen: machine.hasBeenOpen,
+                failures: before.failures, lastDelay: before.lastDelay, topics: machine.topics,
+                hasBeenOpen: machine.hasBeenOpen,
                 lastSequence: machine.lastSequence, refreshInFlight: machine.refreshInFlight,
                 flushesPending: machine.flushesPending, commandsInFlight: machine.commandsInFlight)
             return effects

@@ -58,7 +58,8 @@ struct PropertyEvaluator<M: Model>: Sendable {
         for eventually in eventualities where eventually.index < found?.property ?? .max {
             guard eventually.trigger(state) else { continue }
             if !reaches(
-                from: state, goal: eventually.goal, within: eventually.within, progress: eventually.progress, memo: &memo)
+                from: state, goal: eventually.goal, within: eventually.within, progress: eventually.progress,
+                memo: &memo)
             {
                 return (eventually.index, "no path of at most \(eventually.within) progress steps reaches the goal")
             }
