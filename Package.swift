@@ -24,7 +24,9 @@ let package = Package(
         .executableTarget(
             name: "livesim",
             dependencies: [
-                "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport", "LiveConnectionChecker"],
+                "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport",
+                "LiveConnectionChecker",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
