@@ -19,8 +19,7 @@ struct StateTable: Sendable {
     private var mask: Int
 
     init(capacity: Int) {
-        var size = 16
-        while size * 3 / 4 < capacity { size *= 2 }
+        let size = openAddressingSize(forCapacity: capacity)
         slots = Array(repeating: 0, count: size)
         tags = Array(repeating: 0, count: size)
         mask = size - 1
@@ -91,8 +90,7 @@ struct FingerprintSet: Sendable {
     private var mask: Int
 
     init(capacity: Int) {
-        var size = 16
-        while size * 3 / 4 < capacity { size *= 2 }
+        let size = openAddressingSize(forCapacity: capacity)
         slots = Array(repeating: 0, count: size)
         depths = Array(repeating: 0, count: size)
         mask = size - 1
@@ -133,4 +131,12 @@ struct FingerprintSet: Sendable {
             depths[slot] = level
         }
     }
+}
+
+/// The smallest power of two, at least 16, whose table holds `capacity` entries at most
+/// 3/4 full (both tables probe linearly and mask the hash, so the size must be a power of two).
+private func openAddressingSize(forCapacity capacity: Int) -> Int {
+    var size = 16
+    while size * 3 / 4 < capacity { size *= 2 }
+    return size
 }
