@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import LiveConnectionChecker
+import LiveConnectionSimulator
 
 extension Command {
     /// `livesim check`: exhaustive search of the connection machine's state space.
@@ -19,7 +20,7 @@ extension Command {
               --max-states N   stop after N distinct states (default: no bound)
               --dfs            depth-first with 64-bit fingerprints (bounded memory, paths not shortest)
               --threads N      worker threads for breadth-first expansion (default: all cores)
-              --variant NAME   check a planted bug: \(MachineVariant.allCases.map(\.rawValue).joined(separator: ", "))
+              --variant NAME   check a planted bug: \(LogicVariant.all.dropFirst().map(\.name).joined(separator: ", "))
               --topics N       topics the app may subscribe to, 0...3 (default 2)
               --commands N     commands the app may send, 0...3 (default 2)
               --log N          highest sequence number the server broadcasts, 0...7 (default 2)
@@ -36,7 +37,7 @@ private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
     options.threads = try arguments.option("--threads", parse: positive) ?? ProcessInfo.processInfo.activeProcessorCount
     if arguments.flag("--dfs") { options.strategy = .depthFirst }
     if arguments.flag("--no-eventually") { options.checkEventually = false }
-    let variant = try arguments.option("--variant", parse: MachineVariant.init(rawValue:)) ?? .correct
+    let variant = try arguments.option("--variant", parse: { LogicVariant.named($0) }) ?? .correct
     bounds.topics = try arguments.option("--topics", parse: nonNegative) ?? bounds.topics
     bounds.commands = try arguments.option("--commands", parse: nonNegative) ?? bounds.commands
     bounds.serverLog = try arguments.option("--log", parse: nonNegative) ?? bounds.serverLog

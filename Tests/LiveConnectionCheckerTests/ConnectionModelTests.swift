@@ -1,4 +1,5 @@
 import LiveConnection
+import LiveConnectionSimulator
 import Testing
 
 @testable import LiveConnectionChecker
@@ -36,7 +37,7 @@ struct ConnectionModelTests {
         #expect(a.statesGenerated == b.statesGenerated)
         #expect(a.depthReached == b.depthReached)
 
-        let broken = try ConnectionModel(bounds: Self.small, variant: .doubleReconnect)
+        let broken = try ConnectionModel(bounds: Self.small, variant: try #require(.named("double-reconnect")))
         let x = try #require(broken.check(one).violation), y = try #require(broken.check(two).violation)
         #expect(x.counterexample.actions == y.counterexample.actions)
         #expect(x.counterexample.final == y.counterexample.final)

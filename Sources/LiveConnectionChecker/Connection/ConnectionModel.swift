@@ -1,6 +1,7 @@
 public import LiveConnection
+public import LiveConnectionSimulator
 
-/// The shipped ``ConnectionMachine`` (or a broken ``MachineVariant``) inside a bounded,
+/// The shipped ``ConnectionMachine`` (or a broken `LogicVariant` of it) inside a bounded,
 /// adversarial environment, as a ``Model`` for the checker.
 ///
 /// ```swift
@@ -39,7 +40,9 @@ public struct ConnectionModel: Model {
 
     public let configuration: ConnectionConfiguration
     public let bounds: ConnectionBounds
-    public let variant: MachineVariant
+    /// The machine under check: the shipped one, or a deliberately broken variant of the
+    /// simulator's (the same wrapper code a simulated manager runs).
+    public let variant: LogicVariant
     let codebook: MachineCodebook
     let inputs: InputTable
     let stepper: MachineStepper
@@ -47,7 +50,7 @@ public struct ConnectionModel: Model {
     /// A model of `variant` under `configuration`, in the world `bounds` describes.
     public init(
         configuration: ConnectionConfiguration = ConnectionConfiguration(), bounds: ConnectionBounds = .standard,
-        variant: MachineVariant = .correct
+        variant: LogicVariant = .correct
     ) throws(ConnectionModelError) {
         try bounds.validate()
         self.configuration = configuration

@@ -1,4 +1,5 @@
 public import LiveConnection
+import LiveConnectionSimulator
 
 /// A counterexample of the connection model as the real machine lives it: real
 /// generation numbers, the backoff draw taken, and the effects each input produced.
@@ -54,10 +55,10 @@ extension ConnectionModel {
             var draw: BoundaryRandom.Draw?
             if let input = step.action.input {
                 let mapped =
-                    input.generation.map { MachineVariant.relabel(input, to: map($0)) } ?? Self.mapTimer(input, map)
+                    input.generation.map { input.relabeled(to: map($0)) } ?? Self.mapTimer(input, map)
                 action = step.action == .input(input) ? .input(mapped) : .late(mapped)
                 var random = BoundaryRandom(BoundaryRandom.Draw.allCases[step.choice])
-                effects = variant.handle(mapped, machine: &machine, using: &random)
+                effects = variant.step(mapped, machine: &machine, using: &random)
                 if random.draws > 0 { draw = random.draw }
             }
             steps.append(.init(number: offset + 1, action: action, draw: draw, effects: effects))

@@ -1,4 +1,5 @@
 import LiveConnection
+import LiveConnectionSimulator
 
 /// One outcome of stepping the machine: its new code and its effects, compiled to the
 /// few facts the environment needs.
@@ -48,7 +49,7 @@ enum MicroEffect: Sendable {
 /// step draws, and compiles the results. Pure: the per-thread ``StepMemo`` caches it.
 struct MachineStepper: Sendable {
     let codebook: MachineCodebook
-    let variant: MachineVariant
+    let variant: LogicVariant
 
     func step(_ code: UInt64, _ input: Input, stale: Bool) -> [MachineOutcome] {
         let before = codebook.decode(code)
@@ -56,7 +57,7 @@ struct MachineStepper: Sendable {
         for draw in BoundaryRandom.Draw.allCases {
             var machine = before
             var random = BoundaryRandom(draw)
-            let effects = variant.handle(input, machine: &machine, using: &random)
+            let effects = variant.step(input, machine: &machine, using: &random)
             outcomes.append(compile(before: before, after: machine, effects: effects, stale: stale))
             if random.draws == 0 { break }  // nothing was drawn: one outcome
         }
@@ -67,7 +68,7 @@ struct MachineStepper: Sendable {
     func effects(_ code: UInt64, _ input: Input, draw: BoundaryRandom.Draw) -> [Effect] {
         var machine = codebook.decode(code)
         var random = BoundaryRandom(draw)
-        return variant.handle(input, machine: &machine, using: &random)
+        return variant.step(input, machine: &machine, using: &random)
     }
 
     private func compile(before: ConnectionMachine, after: ConnectionMachine, effects: [Effect], stale: Bool)

@@ -1,143 +1,124 @@
-import LiveConnection
+package import LiveConnection
 
 // Deliberately broken managers: each wraps the real machine and rewrites its inputs or
 // effects to plant one classic bug, and the test suite shows the simulator catching each.
-// None of this is reachable from the shipped manager.
+// None of this is reachable from the shipped manager. Every wrapper keeps all its state in
+// the machine it wraps (``MachineWrapper``), so the model checker steps the same code.
 
 extension LogicVariant {
     static let brokenVariants: [LogicVariant] = [
         LogicVariant(
             name: "ignores-generations", summary: "drops the generation check: stale callbacks act on the live connection",
-            breaks: .staleInputsChangeNothing
-        ) { IgnoresGenerations(base: ConnectionMachine(configuration: $0)) },
+            breaks: .staleInputsChangeNothing, wrapper: IgnoresGenerations.self),
         LogicVariant(
             name: "skips-resubscribe", summary: "does not resubscribe when a connection opens",
-            breaks: .resubscribeBeforeOpen
-        ) { SkipsResubscribe(base: ConnectionMachine(configuration: $0)) },
+            breaks: .resubscribeBeforeOpen, wrapper: SkipsResubscribe.self),
         LogicVariant(
             name: "never-resets-backoff", summary: "never resets the failure counter after a successful open",
-            breaks: .backoffWithinPolicy
-        ) { NeverResetsBackoff(base: ConnectionMachine(configuration: $0)) },
+            breaks: .backoffWithinPolicy, wrapper: NeverResetsBackoff.self),
         LogicVariant(
             name: "leaks-sockets", summary: "never closes a connection it abandons",
-            breaks: .singleLiveTransport
-        ) { LeaksSockets(base: ConnectionMachine(configuration: $0)) },
+            breaks: .singleLiveTransport, wrapper: LeaksSockets.self),
         LogicVariant(
             name: "no-pong-deadline", summary: "pings but never arms the pong deadline: a silent peer goes unnoticed",
-            breaks: .deadPeerDetected
-        ) { NoPongDeadline(base: ConnectionMachine(configuration: $0)) },
+            breaks: .deadPeerDetected, wrapper: NoPongDeadline.self),
         LogicVariant(
             name: "retries-terminal-close", summary: "treats 4003, 1008 and HTTP 403 as transient and reconnects",
-            breaks: .quietAfterStop
-        ) { RetriesTerminalClose(base: ConnectionMachine(configuration: $0)) },
+            breaks: .quietAfterStop, wrapper: RetriesTerminalClose.self),
         LogicVariant(
             name: "duplicates-commands", summary: "writes every command frame twice",
-            breaks: .commandsAtMostOnce
-        ) { DuplicatesCommands(base: ConnectionMachine(configuration: $0)) },
+            breaks: .commandsAtMostOnce, wrapper: DuplicatesCommands.self),
         LogicVariant(
             name: "forgets-resume", summary: "never asks the server to replay after a reconnect",
-            breaks: .exactlyOnceInOrder
-        ) { ForgetsResume(base: ConnectionMachine(configuration: $0)) },
+            breaks: .exactlyOnceInOrder, wrapper: ForgetsResume.self),
         LogicVariant(
             name: "reports-open-early", summary: "reports open as soon as it starts connecting",
-            breaks: .reportedStateIsTrue
-        ) { ReportsOpenEarly(base: ConnectionMachine(configuration: $0)) },
+            breaks: .reportedStateIsTrue, wrapper: ReportsOpenEarly.self),
         LogicVariant(
             name: "gives-up", summary: "never arms the retry timer: waits forever after a failure",
-            breaks: .eventuallyOpen
-        ) { GivesUp(base: ConnectionMachine(configuration: $0)) },
+            breaks: .eventuallyOpen, wrapper: GivesUp.self),
         LogicVariant(
             name: "retries-immediately", summary: "ignores the backoff delay and retries at once",
-            breaks: .noHotLoop
-        ) { RetriesImmediately(base: ConnectionMachine(configuration: $0)) },
+            breaks: .noHotLoop, wrapper: RetriesImmediately.self),
     ]
 }
 
 /// Relabels every callback of a dead generation with the live one (socket.io-client PR 533).
-struct IgnoresGenerations: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct IgnoresGenerations: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         guard let g = input.generation, let live = base.liveGeneration, g != live else {
             return base.handle(input, using: &random)
         }
-        let relabeled: Input =
-            switch input {
-            case .opened: .opened(live)
-            case .connectFailed(_, let error): .connectFailed(live, error)
-            case .received(_, let sequence): .received(live, sequence: sequence)
-            case .pong: .pong(live)
-            case .closedByPeer(_, let code, let reason): .closedByPeer(live, code: code, reason: reason)
-            case .failed(_, let error): .failed(live, error)
-            case .sendCompleted(_, let id): .sendCompleted(live, id)
-            case .flushed: .flushed(live)
-            default: input
-            }
-        return base.handle(relabeled, using: &random)
+        return base.handle(input.relabeled(to: live), using: &random)
     }
 }
 
 /// Subscribes once, never again (the client that gets nothing after its first reconnect).
-struct SkipsResubscribe: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct SkipsResubscribe: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         let effects = base.handle(input, using: &random)
         guard case .opened = input else { return effects }
         return effects.filter { if case .send(_, .subscribe) = $0 { false } else { true } }
     }
 }
 
-/// Draws every delay as if no connection had ever succeeded (ferd/backoff's reset bug).
-struct NeverResetsBackoff: ConnectionLogic {
-    var base: ConnectionMachine
-    var failuresEver = 0
-    var phase: Phase { base.phase }
+/// Lets a successful open keep the failure count (ferd/backoff's reset bug): the machine
+/// handles the input that completes the open, then the wrapper puts back the counter and
+/// last delay it had before, so every later delay is drawn as if nothing had succeeded.
+package struct NeverResetsBackoff: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
-        var effects = base.handle(input, using: &random)
-        for index in effects.indices {
-            guard case .startTimer(.retry, _) = effects[index] else { continue }
-            failuresEver += 1
-            let delay = base.configuration.backoff.delay(afterFailures: failuresEver, previous: base.lastDelay, using: &random)
-            effects[index] = .startTimer(.retry, delay)
-        }
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+        let before = base
+        let effects = base.handle(input, using: &random)
+        guard effects.contains(.report(.open)) else { return effects }
+        base = ConnectionMachine(
+            configuration: base.configuration, state: base.state, wanted: base.wanted, foreground: base.foreground,
+            endpoint: base.endpoint, generation: base.generation, failures: before.failures,
+            lastDelay: before.lastDelay, topics: base.topics, hasBeenOpen: base.hasBeenOpen,
+            lastSequence: base.lastSequence, refreshInFlight: base.refreshInFlight,
+            flushesPending: base.flushesPending, commandsInFlight: base.commandsInFlight)
         return effects
     }
 }
 
 /// Forgets to close: every socket it tears down stays open.
-struct LeaksSockets: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct LeaksSockets: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).filter { if case .closeConnection = $0 { false } else { true } }
     }
 }
 
 /// Pings without a deadline: a frozen peer is never declared dead.
-struct NoPongDeadline: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct NoPongDeadline: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).filter { if case .startTimer(.pongDeadline, _) = $0 { false } else { true } }
     }
 }
 
-/// Hears a terminal close code or HTTP 403 as a transient failure.
-struct RetriesTerminalClose: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+/// Hears a terminal close code as an ordinary close (1000) and HTTP 403 as a 503: transient failures.
+package struct RetriesTerminalClose: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         let configuration = base.configuration
         switch input {
         case .closedByPeer(let g, let code, let reason) where configuration.terminalCloseCodes.contains(code):
-            return base.handle(.closedByPeer(g, code: .internalError, reason: reason), using: &random)
+            return base.handle(.closedByPeer(g, code: .normal, reason: reason), using: &random)
         case .connectFailed(let g, .handshakeRejected(let status)) where configuration.terminalHandshakeStatuses.contains(status):
             return base.handle(.connectFailed(g, .handshakeRejected(status: 503)), using: &random)
         default:
@@ -147,11 +128,11 @@ struct RetriesTerminalClose: ConnectionLogic {
 }
 
 /// Writes each command frame twice ("retry the command" instead of the connection).
-struct DuplicatesCommands: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct DuplicatesCommands: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).flatMap { effect -> [Effect] in
             if case .send(_, .command) = effect { [effect, effect] } else { [effect] }
         }
@@ -159,21 +140,21 @@ struct DuplicatesCommands: ConnectionLogic {
 }
 
 /// Reconnects without asking for what it missed.
-struct ForgetsResume: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct ForgetsResume: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).filter { if case .send(_, .resume) = $0 { false } else { true } }
     }
 }
 
 /// Tells the app "open" when it merely started dialling.
-struct ReportsOpenEarly: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct ReportsOpenEarly: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).flatMap { effect -> [Effect] in
             if case .openConnection = effect { [effect, .report(.open)] } else { [effect] }
         }
@@ -181,23 +162,41 @@ struct ReportsOpenEarly: ConnectionLogic {
 }
 
 /// Never schedules the next attempt.
-struct GivesUp: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct GivesUp: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).filter { if case .startTimer(.retry, _) = $0 { false } else { true } }
     }
 }
 
 /// Retries with no delay at all.
-struct RetriesImmediately: ConnectionLogic {
-    var base: ConnectionMachine
-    var phase: Phase { base.phase }
+package struct RetriesImmediately: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
 
-    mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).map { effect in
             if case .startTimer(.retry, _) = effect { .startTimer(.retry, .zero) } else { effect }
+        }
+    }
+}
+
+extension Input {
+    /// The same callback, as if generation `g` had delivered it (intents and the retry
+    /// timer, which carry no generation, unchanged).
+    package func relabeled(to g: Generation) -> Input {
+        switch self {
+        case .opened: .opened(g)
+        case .connectFailed(_, let error): .connectFailed(g, error)
+        case .received(_, let sequence): .received(g, sequence: sequence)
+        case .pong: .pong(g)
+        case .closedByPeer(_, let code, let reason): .closedByPeer(g, code: code, reason: reason)
+        case .failed(_, let error): .failed(g, error)
+        case .sendCompleted(_, let id): .sendCompleted(g, id)
+        case .flushed: .flushed(g)
+        default: self
         }
     }
 }

@@ -16,22 +16,33 @@ public struct LogicVariant: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     /// What is wrong with it (or "the shipped machine").
     public let summary: String
-    /// The invariant it must be caught by (nil for the correct machine).
+    /// The simulator invariant it must be caught by (nil for the correct machine, and for
+    /// a machine-level bug the shell absorbs, which only the model checker sees).
     public let breaks: Invariant?
-    private let make: @Sendable (ConnectionConfiguration) -> any ConnectionLogic
+    /// The broken wrapper, nil for the shipped machine.
+    let wrapper: (any MachineWrapper.Type)?
 
-    init(
-        name: String, summary: String, breaks: Invariant?,
-        make: @escaping @Sendable (ConnectionConfiguration) -> any ConnectionLogic
-    ) {
+    init(name: String, summary: String, breaks: Invariant?, wrapper: (any MachineWrapper.Type)?) {
         self.name = name
         self.summary = summary
         self.breaks = breaks
-        self.make = make
+        self.wrapper = wrapper
     }
 
     /// The logic for a manager with this configuration.
-    public func logic(for configuration: ConnectionConfiguration) -> any ConnectionLogic { make(configuration) }
+    public func logic(for configuration: ConnectionConfiguration) -> any ConnectionLogic {
+        let machine = ConnectionMachine(configuration: configuration)
+        return wrapper.map { $0.init(base: machine) } ?? machine
+    }
+
+    /// One input through this variant around `machine`: the same code a simulated
+    /// manager runs, for a caller that owns the machine's value (the model checker).
+    package func step(_ input: Input, machine: inout ConnectionMachine, using random: inout some RandomSource)
+        -> [Effect]
+    {
+        guard let wrapper else { return machine.handle(input, using: &random) }
+        return wrapper.step(input, machine: &machine, using: &random)
+    }
 
     public var description: String { name }
 
@@ -39,12 +50,12 @@ public struct LogicVariant: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
     /// The shipped machine.
-    public static let correct = LogicVariant(name: "correct", summary: "the shipped ConnectionMachine", breaks: nil) {
-        ConnectionMachine(configuration: $0)
-    }
+    public static let correct = LogicVariant(
+        name: "correct", summary: "the shipped ConnectionMachine", breaks: nil, wrapper: nil)
 
-    /// Every variant: the correct one first, then one broken variant per invariant.
-    public static let all: [LogicVariant] = [.correct] + brokenVariants
+    /// Every variant: the correct one first, then one broken variant per invariant, then
+    /// the machine-level bugs only the model checker sees.
+    public static let all: [LogicVariant] = [.correct] + brokenVariants + machineLevelVariants
 
     /// The variant with this name.
     public static func named(_ name: String) -> LogicVariant? { all.first { $0.name == name } }
