@@ -10,11 +10,13 @@ extension Command {
         summary: "model-check the connection machine exhaustively",
         usage: """
             usage: livesim check [--depth N] [--max-states N] [--dfs] [--threads N] [--variant NAME]
-                                 [--topics N] [--commands N] [--log N] [--no-eventually]
+                                 [--topics N] [--commands N] [--log N] [--no-eventually] [--traces DIR]
 
             Explores every state of the connection machine in a bounded environment and checks
             its properties. Prints states generated, distinct states, depth, states/s and memory;
-            on a violation prints the shortest counterexample (breadth-first) and exits 1.
+            on a violation prints the shortest counterexample (breadth-first), writes it to DIR
+            as a simulator trace, replays that trace against the real shell in the simulator,
+            says what the shell did, and exits 1. `livesim replay FILE` runs it again.
 
               --depth N        do not expand states deeper than N (default: no bound)
               --max-states N   stop after N distinct states (default: no bound)
@@ -25,6 +27,7 @@ extension Command {
               --commands N     commands the app may send, 0...3 (default 2)
               --log N          highest sequence number the server broadcasts, 0...7 (default 2)
               --no-eventually  skip the no-deadlock check (faster)
+              --traces DIR     where a counterexample's trace is written (default Traces)
             """,
         run: runCheck)
 }
@@ -41,6 +44,7 @@ private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
     bounds.topics = try arguments.option("--topics", parse: nonNegative) ?? bounds.topics
     bounds.commands = try arguments.option("--commands", parse: nonNegative) ?? bounds.commands
     bounds.serverLog = try arguments.option("--log", parse: nonNegative) ?? bounds.serverLog
+    let traces = try arguments.option("--traces") ?? "Traces"
     try arguments.finish()
 
     let model = try ConnectionModel(bounds: bounds, variant: variant)
@@ -61,8 +65,22 @@ private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
             "shortest counterexample, \(violation.counterexample.length) step\(violation.counterexample.length == 1 ? "" : "s"):"
         )
         for line in model.replay(violation.counterexample).lines { print(line) }
+        try writeTrace(of: violation, in: model, to: traces)
     }
     return 1
+}
+
+/// Writes the counterexample as a simulator trace whose `expect:` line is what replaying
+/// it against the real shell shows, and says what that was.
+private func writeTrace(of violation: LiveConnectionChecker.Violation<ConnectionModel>, in model: ConnectionModel, to directory: String)
+    throws
+{
+    var written = model.trace(of: violation)
+    let replay = try written.settle()
+    let url = try TraceLibrary(directory: URL(fileURLWithPath: directory)).write(written.trace, named: written.fileName)
+    print("wrote \(url.path) (replay: livesim replay \(url.path))")
+    for gap in written.gaps { print("  not as the model took it: \(gap)") }
+    print("in the simulator: \(replay.summary)")
 }
 
 private func nonNegative(_ text: String) -> Int? { Int(text).flatMap { $0 >= 0 ? $0 : nil } }

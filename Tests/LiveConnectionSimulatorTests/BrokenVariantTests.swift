@@ -27,27 +27,16 @@ struct BrokenVariantTests {
         Case(variant: "reports-open-early", seeds: 0..<1),
         Case(variant: "gives-up", seeds: 0..<4),
         Case(variant: "retries-immediately", seeds: 0..<5),
+        // The issue's machine variant whose stale retry only shows in a same-instant race
+        // (the model checker finds it at once; see docs/model-checking.md).
+        Case(variant: "double-reconnect", seeds: 0..<46),
     ]
 
     @Test("every invariant has a broken variant, and every broken variant is listed here")
     func coverage() {
-        let broken = LogicVariant.all.filter { $0.breaks != nil }
+        let broken = LogicVariant.all.filter { $0 != .correct }
         #expect(Set(broken.compactMap(\.breaks)) == Set(Invariant.all))
         #expect(Set(broken.map(\.name)) == Set(Self.cases.map(\.variant)))
-        // The only other one is the machine-level bug the shell absorbs.
-        #expect(LogicVariant.all.filter { $0.breaks == nil }.map(\.name) == ["correct", "double-reconnect"])
-    }
-
-    /// The model checker finds `double-reconnect` (the machine asks for a second retry
-    /// timer); the shell starts timers by name, so the second request replaces the first
-    /// and no run shows a second socket, an extra attempt or an out-of-policy delay.
-    @Test("the shell absorbs the machine's double reconnect: exploration finds nothing")
-    func doubleReconnectIsAbsorbed() throws {
-        let variant = try #require(LogicVariant.named("double-reconnect"))
-        let generator = ScenarioGenerator(duration: .seconds(3600))
-        let summary = Explorer(seeds: 0..<20, generator: generator, variant: variant, threads: 2).run()
-        #expect(summary.runs == 20)
-        #expect(summary.failures.isEmpty, "\(summary.failures.first.map { "seed \($0.seed): \($0.violations)" } ?? "")")
     }
 
     @Test("exploration finds the planted bug in a handful of seeds", arguments: cases)

@@ -22,6 +22,9 @@ public struct ConnectionReplay: Sendable {
         public var action: ConnectionAction
         /// The backoff draw the step took, if it drew.
         public var draw: BoundaryRandom.Draw?
+        /// The random words the step consumed, in order (a trace hands them to a
+        /// simulated manager so it draws the same delays).
+        public var words: [UInt64]
         /// What the machine did (empty for network and server actions).
         public var effects: [Effect]
     }
@@ -53,6 +56,7 @@ extension ConnectionModel {
             var action = step.action
             var effects: [Effect] = []
             var draw: BoundaryRandom.Draw?
+            var words: [UInt64] = []
             if let input = step.action.input {
                 let mapped =
                     input.generation.map { input.relabeled(to: map($0)) } ?? Self.mapTimer(input, map)
@@ -60,8 +64,9 @@ extension ConnectionModel {
                 var random = BoundaryRandom(BoundaryRandom.Draw.allCases[step.choice])
                 effects = variant.step(mapped, machine: &machine, using: &random)
                 if random.draws > 0 { draw = random.draw }
+                words = Array(repeating: random.draw.word, count: random.draws)
             }
-            steps.append(.init(number: offset + 1, action: action, draw: draw, effects: effects))
+            steps.append(.init(number: offset + 1, action: action, draw: draw, words: words, effects: effects))
         }
         return ConnectionReplay(steps: steps)
     }

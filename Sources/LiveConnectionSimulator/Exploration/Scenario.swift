@@ -29,6 +29,9 @@ public struct Scenario: Hashable, Sendable {
     public var schedule: [ScheduledAction]
     /// The seed of the manager's random source (its backoff draws).
     public var managerSeed: UInt64
+    /// Words the manager's random source answers before it continues from
+    /// ``managerSeed`` (a model checker's chosen draws; usually empty).
+    public var managerWords: [UInt64]
     /// How many broadcasts the server's log keeps for resume.
     public var logCapacity: Int
     /// The topic every broadcast goes to; the app subscribes to it first.
@@ -36,9 +39,10 @@ public struct Scenario: Hashable, Sendable {
 
     public init(
         seed: UInt64, configuration: ConnectionConfiguration, strategy: StrategyChoice, duration: Duration,
-        faults: FaultMix, schedule: [ScheduledAction], managerSeed: UInt64, logCapacity: Int = 1_000,
-        feedTopic: String = "feed"
+        faults: FaultMix, schedule: [ScheduledAction], managerSeed: UInt64, managerWords: [UInt64] = [],
+        logCapacity: Int = 1_000, feedTopic: String = "feed"
     ) {
+        self.managerWords = managerWords
         self.seed = seed
         self.configuration = configuration
         self.strategy = strategy

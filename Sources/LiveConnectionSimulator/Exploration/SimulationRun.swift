@@ -64,7 +64,8 @@ public struct SimulationRun: Sendable {
         let result = Simulation.run(strategy: strategy, clock: clock, until: scenario.duration + .seconds(60)) {
             let manager = ConnectionManager(
                 configuration: scenario.configuration, transport: network, clock: clock,
-                random: Xoshiro256StarStar(seed: scenario.managerSeed), logic: logic,
+                random: ScriptedWords(scenario.managerWords, then: Xoshiro256StarStar(seed: scenario.managerSeed)),
+                logic: logic,
                 observer: { input, effects in
                     recorder.observe(input, effects)
                     if checks { monitor.observe(input, effects) }
@@ -107,6 +108,10 @@ struct Driver: Sendable {
             monitor?.check()
         }
         do { try await clock.sleep(until: start + scenario.duration) } catch { return }
+        // The timed invariants once more at the end, before the harness tears the manager
+        // down: a machine that waits forever with nothing armed produces no event that
+        // would otherwise trigger the check.
+        monitor?.check()
     }
 
     private func apply(
@@ -158,7 +163,7 @@ struct Driver: Sendable {
     /// through the shell's own receive loop or ping task, when it is torn down; and the
     /// most recently ended generation delivers one now, after the manager moved on.
     private func deliverStale(_ callback: StaleCallback, to manager: ConnectionManager) async -> Bool {
-        let armed = callback == .error ? false : network.armLateCallback(callback)
+        let armed = callback == .error || callback == .open ? false : network.armLateCallback(callback)
         guard let old = recorder.staleGeneration else { return armed }
         switch callback {
         case .message:
@@ -174,6 +179,8 @@ struct Driver: Sendable {
             await manager.inject(.closedByPeer(old, code: .internalError, reason: "late close"))
         case .pong:
             await manager.inject(.pong(old))
+        case .open:
+            await manager.inject(.opened(old))
         }
         return true
     }

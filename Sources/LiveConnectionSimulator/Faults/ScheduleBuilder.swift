@@ -83,7 +83,7 @@ struct ScheduleBuilder {
             let timeoutValue = hold(p / 2, p * 3)
             return [at(.zero, .setIdleTimeout(timeoutValue)), at(hold(.seconds(30), .seconds(300)), .setIdleTimeout(nil))]
         case .staleCallback:
-            return [at(.zero, .deliverStale(pick(StaleCallback.allCases)))]
+            return [at(.zero, .deliverStale(pick(StaleCallback.swarm)))]
         case .duplicateFrame:
             return [at(.zero, .duplicateNextCallback)]
         case .delayedSend:

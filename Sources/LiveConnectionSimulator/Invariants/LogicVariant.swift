@@ -16,8 +16,7 @@ public struct LogicVariant: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     /// What is wrong with it (or "the shipped machine").
     public let summary: String
-    /// The simulator invariant it must be caught by (nil for the correct machine, and for
-    /// a machine-level bug the shell absorbs, which only the model checker sees).
+    /// The simulator invariant it must be caught by (nil for the correct machine).
     public let breaks: Invariant?
     /// The broken wrapper, nil for the shipped machine.
     let wrapper: (any MachineWrapper.Type)?
@@ -53,9 +52,8 @@ public struct LogicVariant: Hashable, Sendable, CustomStringConvertible {
     public static let correct = LogicVariant(
         name: "correct", summary: "the shipped ConnectionMachine", breaks: nil, wrapper: nil)
 
-    /// Every variant: the correct one first, then one broken variant per invariant, then
-    /// the machine-level bugs only the model checker sees.
-    public static let all: [LogicVariant] = [.correct] + brokenVariants + machineLevelVariants
+    /// Every variant: the correct one first, then the broken ones (at least one per invariant).
+    public static let all: [LogicVariant] = [.correct] + brokenVariants
 
     /// The variant with this name.
     public static func named(_ name: String) -> LogicVariant? { all.first { $0.name == name } }

@@ -29,6 +29,7 @@ extension Trace {
         lines += configuration.traceHeaderLines
         lines.append(("duration", duration.traceFormatted))
         lines.append(("manager-seed", "\(managerSeed)"))
+        if !managerWords.isEmpty { lines.append(("manager-words", managerWords.map(String.init).joined(separator: " "))) }
         lines.append(("log-capacity", "\(logCapacity)"))
         lines.append(("feed-topic", TraceToken.word(feedTopic)))
         if let variant { lines.append(("variant", TraceToken.word(variant))) }

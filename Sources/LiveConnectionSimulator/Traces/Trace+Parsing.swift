@@ -8,7 +8,7 @@ extension Trace {
         ]
 
     /// Header keys a trace may have.
-    public static let optionalHeaderKeys = ["variant", "expect"]
+    public static let optionalHeaderKeys = ["manager-words", "variant", "expect"]
 
     /// Reads a trace written by ``encode()`` (or by hand, in the same format).
     ///
@@ -207,6 +207,7 @@ private struct Header {
             managerSeed: try field("manager-seed") { (value) throws(LineProblem) in
                 try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self)
             },
+            managerWords: try optionalField("manager-words", Self.words) ?? [],
             logCapacity: try field("log-capacity") { (value) throws(LineProblem) in
                 let capacity = try TraceNumber.integer(value, "a message count", as: Int.self)
                 guard capacity >= 0 else { throw LineProblem("the log capacity cannot be negative") }
@@ -219,6 +220,15 @@ private struct Header {
                 try Self.singleWord(value, "'variant'")
             },
             expectation: try optionalField("expect", Self.expectation))
+    }
+
+    static func words(_ value: String) throws(LineProblem) -> [UInt64] {
+        var words: [UInt64] = []
+        for token in value.split(separator: " ", omittingEmptySubsequences: true) {
+            words.append(try TraceNumber.integer(String(token), "a random word (0…2⁶⁴−1)", as: UInt64.self))
+        }
+        guard !words.isEmpty else { throw LineProblem("'manager-words' needs at least one word") }
+        return words
     }
 
     static func singleWord(_ value: String, _ context: String) throws(LineProblem) -> String {

@@ -18,6 +18,7 @@ extension Trace {
         self.init(
             seed: scenario.seed, generator: generator, strategy: TraceStrategy(scenario.strategy),
             configuration: scenario.configuration, duration: scenario.duration, managerSeed: scenario.managerSeed,
+            managerWords: scenario.managerWords,
             logCapacity: scenario.logCapacity, feedTopic: scenario.feedTopic,
             variant: variant == .correct ? nil : variant.name, expectation: expectation,
             schedule: scenario.schedule, observed: observed)
@@ -41,8 +42,8 @@ extension Trace {
         }
         return Scenario(
             seed: seed, configuration: configuration, strategy: strategy, duration: duration,
-            faults: FaultMix(rates: []), schedule: schedule, managerSeed: managerSeed, logCapacity: logCapacity,
-            feedTopic: feedTopic)
+            faults: FaultMix(rates: []), schedule: schedule, managerSeed: managerSeed, managerWords: managerWords,
+            logCapacity: logCapacity, feedTopic: feedTopic)
     }
 
     /// The manager variant the trace names (the correct machine when it names none).

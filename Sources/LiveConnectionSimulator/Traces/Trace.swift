@@ -34,6 +34,9 @@ public struct Trace: Hashable, Sendable {
     public var duration: Duration
     /// The seed of the manager's own random source (its backoff draws).
     public var managerSeed: UInt64
+    /// Words the manager's random source answers first, before it continues from
+    /// ``managerSeed``: a model checker's chosen backoff draws (empty: none).
+    public var managerWords: [UInt64]
     /// How many broadcasts the simulated server keeps for resume.
     public var logCapacity: Int
     /// The topic the scenario's broadcasts go to.
@@ -51,7 +54,8 @@ public struct Trace: Hashable, Sendable {
 
     public init(
         seed: UInt64, generator: GeneratorID, strategy: TraceStrategy, configuration: ConnectionConfiguration,
-        duration: Duration, managerSeed: UInt64? = nil, logCapacity: Int = 1_000, feedTopic: String = "feed",
+        duration: Duration, managerSeed: UInt64? = nil, managerWords: [UInt64] = [], logCapacity: Int = 1_000,
+        feedTopic: String = "feed",
         variant: String? = nil, expectation: Expectation? = nil,
         schedule: [ScheduledAction] = [], observed: [ObservedEvent] = []
     ) {
@@ -61,6 +65,7 @@ public struct Trace: Hashable, Sendable {
         self.configuration = configuration
         self.duration = duration
         self.managerSeed = managerSeed ?? seed
+        self.managerWords = managerWords
         self.logCapacity = logCapacity
         self.feedTopic = feedTopic
         self.variant = variant

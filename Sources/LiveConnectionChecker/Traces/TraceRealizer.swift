@@ -1,0 +1,228 @@
+import LiveConnection
+import LiveConnectionSimulator
+
+/// Lays a counterexample of the connection model out in virtual time, as the actions a
+/// simulated server, network and app must take for the real shell to live the same steps.
+///
+/// The model abstracts time away; the simulator has it back. The realizer keeps the clock
+/// the model does not have: when each socket was requested, when each armed timer is due,
+/// when each ping left. With a one-way latency of ``latency``, a handshake completes two
+/// latencies after its request, a frame one latency after the server sends it, and a pong
+/// two after its ping; timers fire when due. From that:
+///
+/// - app intents happen at the current instant;
+/// - handshakes hang by default, and each one the model completes is released at the
+///   instant the model completes it (`hang-handshakes off`, on again half a latency
+///   later); one the model fails is failed with its status (`fail-handshakes`);
+/// - a timer step moves the clock to the timer's deadline, a pong step to its ping's
+///   round trip, a close or reset by the server to one latency after it was sent;
+/// - a ping whose pong the model never delivers is held back by freezing the network
+///   until that connection is gone;
+/// - transport completions (flush, send), resume replays and credential refreshes happen
+///   by themselves; late callbacks become `stale` actions.
+///
+/// After the last step the run goes on for ``aftermath``, with hung handshakes released
+/// and everything else as the counterexample left it, so that the simulator's timed
+/// invariants (a dead peer detected within P + T, open again within the liveness bound)
+/// can judge what the machine's state leads to.
+///
+/// What the simulated world cannot do (a plain message with no sequence number, a failed
+/// credentials refresh, a late timer) is recorded as a gap: the trace is still written,
+/// and the replay says how far the shell followed.
+struct TraceRealizer {
+    /// One-way latency of the simulated network: long enough to place actions between a
+    /// request and its answer, short next to every timer of the model's configuration.
+    static let latency = Duration.milliseconds(1)
+
+    let steps: [ConnectionReplay.Step]
+    let endpoints: [Endpoint]
+    let feedTopic: String
+    /// How long the run goes on after the counterexample's last step.
+    let aftermath: Duration
+
+    private(set) var schedule: [ScheduledAction] = []
+    private(set) var gaps: [String] = []
+    private(set) var now: Duration = .zero
+    private var timers: [(timer: TimerID, due: Duration)] = []
+    private var requestedAt: [Generation: Duration] = [:]
+    private var pingedAt: [Generation: Duration] = [:]
+    private var lastServerSend: Duration = .zero
+    /// The connection whose pong a freeze holds back, and when the freeze began.
+    private var frozen: (g: Generation, since: Duration)?
+    private var subscribed: [String] = []
+
+    init(steps: [ConnectionReplay.Step], endpoints: [Endpoint], feedTopic: String, aftermath: Duration) {
+        self.steps = steps
+        self.endpoints = endpoints
+        self.feedTopic = feedTopic
+        self.aftermath = aftermath
+    }
+
+    /// When the run ends: the aftermath after the last step.
+    var end: Duration { lastStep + Self.latency + aftermath }
+    private var lastStep: Duration = .zero
+
+    mutating func realize() {
+        emit(.setLatency(Self.latency), at: .zero)
+        emit(.hangHandshakes(true), at: .zero)
+        for index in steps.indices {
+            place(steps[index])
+            for effect in steps[index].effects { follow(effect, after: index) }
+        }
+        lastStep = now
+        emit(.hangHandshakes(false), at: now + Self.latency)
+    }
+
+    // MARK: Steps
+
+    private mutating func place(_ step: ConnectionReplay.Step) {
+        let number = step.number
+        switch step.action {
+        case .input(let input): place(input, step: number)
+        case .late(let input): placeLate(input, step: number)
+        case .network:
+            break  // Each socket's fate is set where it is requested (see `follow`).
+        case .broadcast(let sequence):
+            emit(.broadcast(topic: subscribed.first ?? feedTopic, text: "message \(sequence)"), at: now)
+            lastServerSend = now
+        }
+    }
+
+    private mutating func place(_ input: Input, step: Int) {
+        let l = Self.latency
+        switch input {
+        case .connect(let endpoint):
+            guard let index = endpoints.firstIndex(of: endpoint) else {
+                return gap(step, "connects to \(endpoint), which the model does not offer")
+            }
+            emit(.connect(endpoint: index), at: now)
+        case .disconnect: emit(.disconnect, at: now)
+        case .setForeground(let foreground): emit(foreground ? .foreground : .background, at: now)
+        case .subscribe(let topic):
+            emit(.subscribe(topic), at: now)
+            if !subscribed.contains(topic) { subscribed.append(topic) }
+        case .unsubscribe(let topic):
+            emit(.unsubscribe(topic), at: now)
+            subscribed.removeAll { $0 == topic }
+        case .send(let id): emit(.send(text: "command \(id.rawValue)"), at: now)
+        case .opened(let g):
+            let completes = advance(to: (requestedAt[g] ?? now) + l * 2, step: step, what: "the handshake completes")
+            emit(.hangHandshakes(false), at: completes)
+            emit(.hangHandshakes(true), at: completes + l / 2)
+            lastServerSend = completes
+        case .connectFailed(let g, _):
+            // The status was set when the socket was requested; the answer comes one round trip later.
+            let answered = (requestedAt[g] ?? now) + l * 2
+            if answered < now { gap(step, "the handshake of \(g) answers \(answered.traceFormatted) in, before the step") }
+            _ = advance(to: answered, step: step, what: "the handshake fails")
+        case .pong(let g):
+            _ = advance(to: (pingedAt[g] ?? now) + l * 2, step: step, what: "the pong arrives")
+        case .received(_, let sequence):
+            if sequence == nil { gap(step, "a message with no sequence number (the simulated server numbers all)") }
+            _ = advance(to: lastServerSend + l, step: step, what: "the message arrives")
+        case .closedByPeer(_, let code, let reason):
+            emit(.closeConnection(code: code, reason: reason), at: now)
+            _ = advance(to: now + l, step: step, what: "the close frame arrives")
+        case .failed:
+            emit(.resetConnection, at: now)
+            _ = advance(to: now + l, step: step, what: "the reset arrives")
+        case .sendCompleted, .flushed:
+            break  // The simulated transport completes a write as it takes it.
+        case .timerFired(let timer):
+            guard let due = timers.first(where: { $0.timer == timer })?.due else {
+                return gap(step, "timer \(timer) fires but is not armed")
+            }
+            _ = advance(to: due, step: step, what: "timer \(timer) fires")
+            timers.removeAll { $0.timer == timer }
+        case .credentialsRefreshed(let succeeded):
+            if !succeeded { gap(step, "a failed credentials refresh (the simulated manager has no provider to fail)") }
+        }
+    }
+
+    private mutating func placeLate(_ input: Input, step: Int) {
+        let kind: StaleCallback
+        switch input {
+        case .opened: kind = .open
+        case .received: kind = .message
+        case .failed: kind = .error
+        case .closedByPeer: kind = .close
+        case .pong: kind = .pong
+        default: return gap(step, "a late \(input) (the simulator delivers late opens, messages, errors, closes, pongs)")
+        }
+        emit(.deliverStale(kind), at: now)
+    }
+
+    // MARK: Effects
+
+    private mutating func follow(_ effect: Effect, after index: Int) {
+        let l = Self.latency
+        switch effect {
+        case .startTimer(let timer, let delay):
+            timers.removeAll { $0.timer == timer }
+            timers.append((timer, now + delay))
+        case .cancelTimer(let timer):
+            timers.removeAll { $0.timer == timer }
+        case .openConnection(let g, _):
+            requestedAt[g] = now
+            // The socket's fate is the first thing the model does with it.
+            if let status = handshakeFailure(of: g, after: index) {
+                emit(.failHandshakes(status: status), at: now + l)
+                emit(.failHandshakes(status: nil), at: now + l * 2 + l / 2)
+            }
+        case .ping(let g):
+            pingedAt[g] = now
+            if !pongArrives(for: g, after: index) {
+                emit(.freeze, at: now + l)
+                frozen = (g, now + l)
+            }
+        case .closeConnection(let g, _, _):
+            if let hold = frozen, hold.g == g {
+                emit(.thaw, at: max(now, hold.since) + l / 2)
+                frozen = nil
+            }
+        default: break
+        }
+    }
+
+    /// The status the model fails `g`'s handshake with, if it does.
+    private func handshakeFailure(of g: Generation, after index: Int) -> Int? {
+        for step in steps[(index + 1)...] {
+            guard case .input(let input) = step.action, input.generation == g else { continue }
+            if case .connectFailed(_, .handshakeRejected(let status)) = input { return status }
+            return nil
+        }
+        return nil
+    }
+
+    /// Whether the model delivers `g`'s pong before the connection goes.
+    private func pongArrives(for g: Generation, after index: Int) -> Bool {
+        for step in steps[(index + 1)...] {
+            if case .input(.pong(g)) = step.action { return true }
+            if step.effects.contains(where: { if case .closeConnection(g, _, _) = $0 { true } else { false } }) {
+                return false
+            }
+        }
+        return false
+    }
+
+    // MARK: Time
+
+    /// Moves the clock to `instant` (never back), noting any armed timer that real time
+    /// would fire first.
+    private mutating func advance(to instant: Duration, step: Int, what: String) -> Duration {
+        let target = max(now, instant)
+        if let early = timers.filter({ $0.due < target && $0.due >= now }).min(by: { $0.due < $1.due }) {
+            gap(step, "\(what) at \(target.traceFormatted), but \(early.timer) is due at \(early.due.traceFormatted)")
+        }
+        now = target
+        return target
+    }
+
+    private mutating func emit(_ action: SimulationAction, at instant: Duration) {
+        schedule.append(ScheduledAction(at: instant, action))
+    }
+
+    private mutating func gap(_ step: Int, _ text: String) {
+        gaps.append("step \(step): \(text)")
+    }
+}
