@@ -1,0 +1,50 @@
+import Foundation
+import LiveConnectionSimulator
+import Testing
+
+/// `livesim check` on a planted bug, as a user runs it: the counterexample lands in a
+/// trace file that `livesim replay` reproduces.
+@Suite("livesim check writes replayable traces")
+struct LivesimCheckTraceTests {
+    static let built = LivesimTraceCommandTests.executable != nil
+
+    @Test("a violation exits 1, writes the trace and says what the shell did; replay reproduces it", .enabled(if: built))
+    func checkWritesTrace() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        let result = try LivesimTraceCommandTests.livesim([
+            "check", "--variant", "skips-resubscribe", "--topics", "1", "--commands", "0", "--log", "0",
+            "--no-eventually", "--traces", directory.path,
+        ])
+        #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("result: VIOLATION of resubscribe-before-open"))
+        #expect(
+            result.standardOutput.contains(
+                "in the simulator: the shell received the counterexample's 4 inputs in order"),
+            "\(result.standardOutput)")
+        let file = directory.appendingPathComponent("checker-skips-resubscribe-resubscribe-before-open.trace")
+        let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
+        #expect(trace.expectation == .violation("resubscribe-before-open"))
+
+        let replay = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
+        #expect(replay.status == 0, "\(replay.standardOutput)\(replay.standardError)")
+        #expect(replay.standardOutput.contains("expected violation resubscribe-before-open: reproduced"))
+    }
+
+    @Test("a pass writes nothing and exits 0", .enabled(if: built))
+    func passWritesNothing() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        let result = try LivesimTraceCommandTests.livesim([
+            "check", "--topics", "0", "--commands", "0", "--log", "0", "--depth", "6", "--traces", directory.path,
+        ])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
+    @Test("an unknown variant is a usage error that names the known ones", .enabled(if: built))
+    func unknownVariant() throws {
+        let result = try LivesimTraceCommandTests.livesim(["check", "--variant", "nope"])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("invalid value 'nope' for --variant"))
+        #expect(result.standardError.contains("skips-resubscribe") && result.standardError.contains("double-reconnect"))
+    }
+}
