@@ -23,6 +23,7 @@ enum Livesim {
         .diff,
         .connect, .echoClient,
         .check,
+        .schedules,
     ]
 
     static func main() async {
