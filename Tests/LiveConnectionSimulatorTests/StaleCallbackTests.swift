@@ -62,4 +62,24 @@ struct StaleCallbackTests {
         #expect(run.network.lateCallbacks == 1, "\(run.log)")
         #expect(run.log.contains { $0.contains("input pong g1 -> ") && $0.hasSuffix("-> ") }, "\(run.log)")
     }
+
+    @Test("a handshake that completes after the attempt was given up is closed at once (and opens the new one, without the check)")
+    func lateOpen() throws {
+        // Endpoint 1 replaces the connection to endpoint 0; its handshake hangs; g1's "opened" arrives late.
+        let schedule = [
+            ScheduledAction(at: .seconds(5), .hangHandshakes(true)),
+            ScheduledAction(at: .seconds(5), .connect(endpoint: 1)),
+            ScheduledAction(at: .seconds(5), .deliverStale(.open)),
+        ]
+        let correct = SimulationRun(Self.scenario(schedule)).run()
+        #expect(correct.violations.isEmpty, "\(correct.violations)")
+        #expect(
+            correct.log.contains { $0.hasSuffix("input opened g1 -> close g1 code=1000 reason=\"stale connection\"") },
+            "\(correct.log)")
+
+        let broken = SimulationRun(Self.scenario(schedule), variant: try #require(.named("ignores-generations"))).run()
+        let violation = try #require(broken.violations.first)
+        #expect(violation.invariant == .staleInputsChangeNothing)
+        #expect(violation.detail.contains("opened g1"), "\(violation)")
+    }
 }

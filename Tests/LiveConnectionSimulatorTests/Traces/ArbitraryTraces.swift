@@ -135,6 +135,7 @@ struct ArbitraryTraces {
             configuration: configuration(),
             duration: positiveDuration(),
             managerSeed: random.nextWord(),
+            managerWords: (0..<int(0...3)).map { _ in random.nextWord() },
             logCapacity: int(0...5000),
             feedTopic: text(),
             variant: random.chance(0.5)
