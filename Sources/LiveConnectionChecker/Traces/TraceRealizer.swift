@@ -113,7 +113,9 @@ struct TraceRealizer {
         case .connectFailed(let g, _):
             // The status was set when the socket was requested; the answer comes one round trip later.
             let answered = (requestedAt[g] ?? now) + l * 2
-            if answered < now { gap(step, "the handshake of \(g) answers \(answered.traceFormatted) in, before the step") }
+            if answered < now {
+                gap(step, "the server answers \(g)'s handshake at \(answered.traceFormatted), before this step's instant")
+            }
             _ = advance(to: answered, step: step, what: "the handshake fails")
         case .pong(let g):
             _ = advance(to: (pingedAt[g] ?? now) + l * 2, step: step, what: "the pong arrives")
