@@ -68,6 +68,8 @@ struct InputTable: Sendable {
     /// Per entry: whether it is a late input, and what delivering it does to the environment.
     private(set) var late: [Bool] = []
     private(set) var deliveries: [Delivery] = []
+    /// Per entry: the action that delivers it (prebuilt: a filter asks for it often).
+    private(set) var actions: [ConnectionAction] = []
     // Indices the environment enables by condition.
     var connect: [Int] = [], disconnect = 0, background = 0, foreground = 0
     var subscribe: [Int] = [], unsubscribe: [Int] = [], send: [Int] = []
@@ -87,6 +89,7 @@ struct InputTable: Sendable {
         defer {
             late = entries.map { if case .late = $0.source { true } else { false } }
             deliveries = entries.map { Delivery($0.input, source: $0.source, configuration: codebook.configuration) }
+            actions = zip(entries, late).map { entry, late in late ? .late(entry.input) : .input(entry.input) }
         }
         let live = MachineCodebook.current
         connect = codebook.endpoints.map { add(.connect($0), .intent) }

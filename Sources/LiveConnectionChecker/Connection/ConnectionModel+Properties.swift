@@ -61,39 +61,11 @@ extension ConnectionModel {
             .always(
                 "phase-matches-socket",
                 "connecting has an opening socket, open an open one, every other phase none",
-                violation: { state in
-                    let socket = Environment(state.environment).socket
-                    let expected: Environment.Socket
-                    switch MachineCodebook.kind(state.machine) {
-                    case .connecting: expected = .connecting
-                    case .subscribing, .open, .openAwaitingPong: expected = .open
-                    default: expected = .none
-                    }
-                    return socket == expected
-                        ? nil : "phase \(MachineCodebook.kind(state.machine)) with socket \(socket)"
-                }),
+                violation: Self.phaseMismatch),
             .always(
                 "progress-is-armed",
                 "connecting and subscribing have the connect timeout armed (and subscribing a flush outstanding), open its heartbeat (and pong deadline while a ping is unanswered), waiting its retry, refreshing a pending refresh",
-                violation: { state in
-                    let environment = Environment(state.environment)
-                    let timers = environment.liveTimers
-                    switch MachineCodebook.kind(state.machine) {
-                    case .connecting where timers & Environment.connectTimeoutBit == 0:
-                        return "connecting without a connect timeout"
-                    case .subscribing where timers & Environment.connectTimeoutBit == 0:
-                        return "subscribing without a connect timeout"
-                    case .subscribing where environment.flushes == 0: return "subscribing with no flush outstanding"
-                    case .open where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
-                    case .openAwaitingPong where timers & Environment.heartbeatBit == 0:
-                        return "open without a heartbeat"
-                    case .openAwaitingPong where timers & Environment.pongDeadlineBit == 0:
-                        return "a ping without a deadline"
-                    case .waiting where !environment.retryArmed: return "waiting without a retry armed"
-                    case .refreshing where !environment.refreshPending: return "refreshing without a refresh pending"
-                    default: return nil
-                    }
-                }),
+                violation: Self.progressUnarmed),
             .eventually(
                 "no-deadlock",
                 "a wanted, foregrounded connection on a healthy network can always still reach open",
@@ -157,5 +129,49 @@ extension ConnectionModel {
                 })
         }
         return properties
+    }
+}
+
+extension ConnectionModel {
+    /// Every `always` property of this model reads the flaw mask or the two checks below:
+    /// the checker evaluates the properties one by one only when one of them fails.
+    public func invariantsMayFail(in state: State) -> Bool {
+        !Environment.flaws(state.environment).isEmpty || Self.phaseMismatch(state) != nil
+            || Self.progressUnarmed(state) != nil
+    }
+
+    /// phase-matches-socket: connecting has an opening socket, subscribing and open an
+    /// open one, every other phase none.
+    static func phaseMismatch(_ state: State) -> String? {
+        let socket = Environment(state.environment).socket
+        let expected: Environment.Socket
+        switch MachineCodebook.kind(state.machine) {
+        case .connecting: expected = .connecting
+        case .subscribing, .open, .openAwaitingPong: expected = .open
+        default: expected = .none
+        }
+        return socket == expected ? nil : "phase \(MachineCodebook.kind(state.machine)) with socket \(socket)"
+    }
+
+    /// progress-is-armed: each phase that waits for something has the timer or request
+    /// that ends the wait.
+    static func progressUnarmed(_ state: State) -> String? {
+        let environment = Environment(state.environment)
+        let timers = environment.liveTimers
+        switch MachineCodebook.kind(state.machine) {
+        case .connecting where timers & Environment.connectTimeoutBit == 0:
+            return "connecting without a connect timeout"
+        case .subscribing where timers & Environment.connectTimeoutBit == 0:
+            return "subscribing without a connect timeout"
+        case .subscribing where environment.flushes == 0: return "subscribing with no flush outstanding"
+        case .open where timers & Environment.heartbeatBit == 0: return "open without a heartbeat"
+        case .openAwaitingPong where timers & Environment.heartbeatBit == 0:
+            return "open without a heartbeat"
+        case .openAwaitingPong where timers & Environment.pongDeadlineBit == 0:
+            return "a ping without a deadline"
+        case .waiting where !environment.retryArmed: return "waiting without a retry armed"
+        case .refreshing where !environment.refreshPending: return "refreshing without a refresh pending"
+        default: return nil
+        }
     }
 }

@@ -3,9 +3,10 @@ import LiveConnection
 // How the environment follows one machine step: what it delivered, then each effect in
 // order, then the end-of-step checks. Every breach found becomes a flaw in the state.
 extension ConnectionModel {
-    func apply(_ outcome: MachineOutcome, of delivery: Delivery, before code: UInt64, _ environment: Environment)
-        -> State
-    {
+    func apply(
+        _ outcome: CachedOutcome, _ effects: UnsafeBufferPointer<MicroEffect>, of delivery: Delivery,
+        before code: UInt64, _ environment: Environment
+    ) -> State {
         var e = environment
         var flaws: Flaws = []
         // Sockets and timers per role: the older generation, the one current when the
@@ -47,7 +48,7 @@ extension ConnectionModel {
             break
         }
 
-        for effect in outcome.effects {
+        for effect in effects {
             switch effect {
             case .open(let role):
                 if e.terminal { flaws.insert(.activityAfterTerminal) }
@@ -108,8 +109,7 @@ extension ConnectionModel {
 
         if let delay = retryDelay {
             let failures = refreshSucceeded ? max(0, Int(e.failuresSinceOpen) - 1) : Int(e.failuresSinceOpen)
-            let bounds = configuration.backoff.distribution(afterFailures: failures, previous: nil).bounds
-            if delay < .zero || delay > bounds.upperBound || delay > configuration.backoff.maximumDelay {
+            if delay < .zero || delay > retryCeilings[min(failures, retryCeilings.count - 1)] {
                 flaws.insert(.delayOutOfPolicy)
             }
         }

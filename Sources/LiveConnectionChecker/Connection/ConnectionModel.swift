@@ -46,6 +46,8 @@ public struct ConnectionModel: Model {
     let codebook: MachineCodebook
     let inputs: InputTable
     let stepper: MachineStepper
+    /// The longest retry delay the policy allows after each failure count (0...failureCap).
+    let retryCeilings: [Duration]
 
     /// A model of `variant` under `configuration`, in the world `bounds` describes.
     public init(
@@ -60,6 +62,11 @@ public struct ConnectionModel: Model {
             configuration: configuration, bounds: bounds, reasons: InputTable.reasons(configuration: configuration))
         inputs = InputTable(codebook: codebook, bounds: bounds)
         stepper = MachineStepper(codebook: codebook, variant: variant)
+        retryCeilings = (0...codebook.failureCap).map { failures in
+            min(
+                configuration.backoff.distribution(afterFailures: failures, previous: nil).bounds.upperBound,
+                configuration.backoff.maximumDelay)
+        }
     }
 
     public var initialStates: [State] {
@@ -101,6 +108,9 @@ public struct ConnectionModel: Model {
         return x
     }
 
+    /// The machine code: states with the same machine share its cached steps.
+    public func localityKey(_ state: State) -> UInt64 { state.machine }
+
     public func expand(
         _ state: State, memo: inout StepMemo, where filter: ((Action) -> Bool)?,
         _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
@@ -110,17 +120,30 @@ public struct ConnectionModel: Model {
         let code = state.machine
         let row = memo.row(code, inputs: inputs.entries.count)
         func deliver(_ index: Int) {
-            let late = inputs.late[index]
-            let outcomes = row.outcomes(index) { stepper.step(code, inputs.entries[index].input, stale: late) }
+            // Built only when asked for: the search itself never looks at actions.
+            func action() -> Action { inputs.actions[index] }
+            if let filter, !filter(action()) { return }
+            var cell = memo.cell(row, index)
+            if cell == 0 {
+                let late = inputs.late[index]
+                cell = memo.fill(
+                    row, index, with: stepper.step(code, inputs.entries[index].input, stale: late), late: late)
+            }
             // A late input that changed nothing and did nothing is a self-loop: its check
             // (stale-inputs-change-nothing) happened when the step was computed.
-            if late && outcomes.count == 1 && outcomes[0].isNoOp { return }
-            // Built only when asked for: the search itself never looks at actions.
-            func action() -> Action { late ? .late(inputs.entries[index].input) : .input(inputs.entries[index].input) }
-            if let filter, !filter(action()) { return }
+            if cell == StepMemo.selfLoop { return }
             let delivery = inputs.deliveries[index]
-            for (choice, outcome) in outcomes.enumerated() {
-                body(action, choice, apply(outcome, of: delivery, before: code, environment))
+            let first = Int(cell >> 2)
+            for choice in 0..<Int(cell & 3) {
+                let outcome = memo.outcomes[first + choice]
+                let next = memo.effects.withUnsafeBufferPointer { effects in
+                    apply(
+                        outcome,
+                        UnsafeBufferPointer(
+                            rebasing: effects[Int(outcome.firstEffect)..<Int(outcome.firstEffect) + Int(outcome.effectCount)]),
+                        of: delivery, before: code, environment)
+                }
+                body(action, choice, next)
             }
         }
         func change(_ action: Action, _ update: (inout Environment) -> Void) {

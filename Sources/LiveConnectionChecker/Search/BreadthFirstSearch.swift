@@ -4,47 +4,56 @@ import LiveConnection
 
 /// Level-synchronous breadth-first search.
 ///
-/// Each level is processed in two phases. *Expand* (parallel): the level's states are
-/// split into one contiguous chunk per thread; a worker checks each state's properties,
-/// computes its successors and keeps those the visited set (read-only during this
-/// phase) does not hold yet. *Merge* (sequential, in chunk order): candidates are
-/// inserted into the visited set and appended to the state array. The result is the
-/// same for any thread count: the same states get the same indices, and the reported
-/// violation is the one with the lowest index at the shallowest depth (a shortest path).
+/// Each level is processed in three phases, the first and last in parallel.
+/// *Expand*: the level's states are split into one contiguous chunk per thread; a
+/// worker checks each state's properties, computes its successors and keeps those the
+/// visited set (read-only during this phase) does not hold, grouped by table shard.
+/// *Deduplicate*: per shard, in parallel, the candidates are taken in level order
+/// (chunk by chunk) and the first occurrence of each new state wins.
+/// *Store*: the winners get indices shard after shard, each shard in first-occurrence
+/// order, and each shard stores and inserts its own, in parallel.
+///
+/// Every phase's result depends only on the level's order, never on the thread count:
+/// the same states get the same indices for any number of threads, and the reported
+/// violation, the lowest index at the shallowest depth, is a shortest counterexample.
 ///
 /// Memory per state: the state itself, a 4-byte parent index, a 2-byte emission ordinal
-/// (the action is rebuilt by replaying the parent's expansion) and about 5–10 bytes of
-/// hash table slot.
+/// (the action is rebuilt by replaying the parent's expansion) and 5.3–10.7 bytes of
+/// hash table slot; the columns grow by chunks, not by doubling.
 final class BreadthFirstSearch<M: Model> {
     let model: M
     let options: CheckOptions
     let evaluator: PropertyEvaluator<M>
+    let threads: Int
 
-    private var states: [M.State] = []
-    private var parents: [UInt32] = []
-    private var ordinals: [UInt16] = []
-    private var table = StateTable(capacity: 1 << 16)
+    private let states = ChunkedArray<M.State>()
+    private let parents = ChunkedArray<UInt32>()
+    private let ordinals = ChunkedArray<UInt16>()
+    private let table = StateTable()
     private var statistics = SearchStatistics()
     private var reached: UInt64 = 0
-    private var memos: [MemoBox<M>]
+    private let memos: [MemoBox<M>]
+    /// One per thread, reused level after level (their buffers keep their capacity).
+    private let outputs: [WorkerOutput<M>]
 
     init(model: M, options: CheckOptions) {
         self.model = model
         self.options = options
+        threads = max(1, options.threads)
         evaluator = PropertyEvaluator(model: model, checkEventually: options.checkEventually)
-        memos = (0..<max(1, options.threads)).map { _ in MemoBox(model.makeMemo()) }
+        memos = (0..<threads).map { _ in MemoBox(model.makeMemo()) }
+        outputs = (0..<threads).map { _ in WorkerOutput<M>() }
     }
 
     func run() -> CheckResult<M> {
         let start = ContinuousClock.now
-        statistics.threads = max(1, options.threads)
+        statistics.threads = threads
         statistics.strategy = .breadthFirst
         let outcome = search()
         let elapsed = ContinuousClock.now - start
         statistics.seconds = elapsed.seconds
         statistics.distinctStates = states.count
-        statistics.memoryBytes =
-            states.capacity * MemoryLayout<M.State>.stride + parents.capacity * 4 + ordinals.capacity * 2 + table.bytes
+        statistics.memoryBytes = states.bytes + parents.bytes + ordinals.bytes + table.bytes
         return CheckResult(outcome: outcome, statistics: statistics)
     }
 
@@ -52,7 +61,11 @@ final class BreadthFirstSearch<M: Model> {
         for (choice, state) in model.initialStates.enumerated() {
             let hash = model.fingerprint(state)
             guard table.find(state, hash: hash, in: states) == nil else { continue }
-            store(state, hash: hash, parent: .max, ordinal: choice)
+            let index = states.count
+            states.append(state)
+            parents.append(.max)
+            ordinals.append(UInt16(choice))
+            table.shard(of: hash).insert(index: index, hash: hash) { [states, model] in model.fingerprint(states[$0]) }
         }
         var levelStart = 0
         var depth = 0
@@ -72,7 +85,10 @@ final class BreadthFirstSearch<M: Model> {
                 return .violated(violation(at: found.index, property: found.property, message: found.message))
             }
             if !expand { break }
-            truncated = merge(outputs)
+            truncated = LevelMerge(
+                outputs: outputs, parentLevel: levelStart..<levelEnd, states: states, parents: parents, ordinals: ordinals, table: table,
+                model: model, threads: threads, limit: options.maxStates ?? .max
+            ).run()
             levelStart = levelEnd
             depth += 1
         }
@@ -80,12 +96,15 @@ final class BreadthFirstSearch<M: Model> {
         return unreachedSometimes()
     }
 
-    /// Checks (and, if `expand`, expands) the states in `range`, in parallel chunks.
+    /// Checks (and, if `expand`, expands) the states in `range`, in parallel chunks of
+    /// the level's locality order.
     private func process(_ range: Range<Int>, expand: Bool) -> [WorkerOutput<M>] {
-        let threads = range.count < 512 ? 1 : max(1, options.threads)
+        let threads = range.count < 512 ? 1 : threads
+        let order = localityOrder(range)
         let chunk = (range.count + threads - 1) / threads
-        let outputs = (0..<threads).map { _ in WorkerOutput<M>() }
-        let snapshot = states
+        let outputs = Array(self.outputs.prefix(threads))
+        for output in self.outputs { output.reset() }
+        let states = states
         let visited = table
         let evaluator = evaluator
         let model = model
@@ -93,21 +112,42 @@ final class BreadthFirstSearch<M: Model> {
         let work: @Sendable (Int) -> Void = { worker in
             let output = outputs[worker]
             let box = memos[worker]
-            let low = range.lowerBound + worker * chunk
-            let high = min(range.upperBound, low + chunk)
+            let low = worker * chunk
+            let high = min(range.count, low + chunk)
             guard low < high else { return }
             // Work in locals and publish once: class fields in the hot loop would pay
             // for exclusivity checks and reference counting on every successor.
             var found = output.violation
             var reached = output.reached
             var generated = 0
-            var candidates: [M.State] = [], hashes: [UInt64] = [], parents: [UInt32] = [], ordinals: [UInt16] = []
+            var candidates = output.takeFound()
+            var batch: [Candidate<M.State>] = []
+            batch.reserveCapacity(128)
+            var touched: UInt32 = 0
+            var homes: [UInt32] = []
+            homes.reserveCapacity(128)
+            // Probes a batch of successors in three passes: the loads of the first two
+            // are independent of one another, so their cache misses overlap; the third
+            // finds the lines in cache.
+            func flush() {
+                for pending in batch { homes.append(visited.shard(of: pending.hash).homeValue(pending.hash)) }
+                for (pending, home) in zip(batch, homes) {
+                    touched &+= visited.shard(of: pending.hash).touch(home, hash: pending.hash, in: states)
+                }
+                for pending in batch where visited.find(pending.state, hash: pending.hash, in: states) == nil {
+                    candidates.append(pending)
+                }
+                batch.removeAll(keepingCapacity: true)
+                homes.removeAll(keepingCapacity: true)
+            }
             // Move the memo out (not copy: a shared one would be copied on first write).
             var memo = box.memo
             box.memo = model.makeMemo()
-            for index in low..<high {
-                let state = snapshot[index]
-                if found == nil, let violation = evaluator.firstViolation(state, memo: &memo) {
+            for position in low..<high {
+                let index = Int(order[position])
+                let state = states[index]
+                // The lowest index of the level that fails (the order is not index order).
+                if let violation = evaluator.firstViolation(state, memo: &memo), index < found?.index ?? .max {
                     found = (index, violation.property, violation.message)
                 }
                 if reached != evaluator.allReached {
@@ -119,23 +159,21 @@ final class BreadthFirstSearch<M: Model> {
                     defer { ordinal += 1 }
                     generated += 1
                     if next == state { return }
-                    let hash = model.fingerprint(next)
-                    if visited.find(next, hash: hash, in: snapshot) == nil {
-                        candidates.append(next)
-                        hashes.append(hash)
-                        parents.append(UInt32(index))
-                        ordinals.append(UInt16(truncatingIfNeeded: ordinal))
-                    }
+                    batch.append(
+                        Candidate(
+                            state: next, hash: model.fingerprint(next), parent: UInt32(index),
+                            ordinal: UInt16(truncatingIfNeeded: ordinal)))
                 }
                 precondition(ordinal <= Int(UInt16.max), "more than 65535 successors of one state")
+                if batch.count >= 64 { flush() }
             }
+            flush()
             output.violation = found
             output.reached = reached
             output.generated = generated
-            output.states = candidates
-            output.hashes = hashes
-            output.parents = parents
-            output.ordinals = ordinals
+            output.touched = touched
+            output.group(candidates)
+            output.found = candidates
             box.memo = memo
         }
         if threads == 1 {
@@ -146,27 +184,27 @@ final class BreadthFirstSearch<M: Model> {
         return outputs
     }
 
-    /// Inserts the new candidates in chunk order; true if the state bound stopped it.
-    private func merge(_ outputs: [WorkerOutput<M>]) -> Bool {
-        let limit = options.maxStates ?? .max
-        for output in outputs {
-            for candidate in output.states.indices {
-                let state = output.states[candidate]
-                let hash = output.hashes[candidate]
-                guard table.find(state, hash: hash, in: states) == nil else { continue }
-                if states.count >= limit { return true }
-                store(state, hash: hash, parent: output.parents[candidate], ordinal: Int(output.ordinals[candidate]))
-            }
+    /// The level's indices grouped by locality bucket (the model's key, hashed), in
+    /// index order within a bucket: a counting sort. States that share work (for the
+    /// connection model, a machine and its cached steps) are then expanded together.
+    private func localityOrder(_ range: Range<Int>) -> [UInt32] {
+        let bucketBits = 12
+        var buckets = [UInt16](repeating: 0, count: range.count)
+        var starts = [Int](repeating: 0, count: (1 << bucketBits) + 1)
+        for offset in 0..<range.count {
+            let key = model.localityKey(states[range.lowerBound + offset]) &* 0x9E37_79B9_7F4A_7C15
+            let bucket = Int(truncatingIfNeeded: key >> UInt64(64 - bucketBits))
+            buckets[offset] = UInt16(bucket)
+            starts[bucket + 1] += 1
         }
-        return false
-    }
-
-    private func store(_ state: M.State, hash: UInt64, parent: UInt32, ordinal: Int) {
-        let index = states.count
-        states.append(state)
-        parents.append(parent)
-        ordinals.append(UInt16(ordinal))
-        table.insert(index: index, hash: hash) { model.fingerprint(states[$0]) }
+        for bucket in 0..<(1 << bucketBits) { starts[bucket + 1] += starts[bucket] }
+        var order = [UInt32](repeating: 0, count: range.count)
+        for offset in 0..<range.count {
+            let bucket = Int(buckets[offset])
+            order[starts[bucket]] = UInt32(range.lowerBound + offset)
+            starts[bucket] += 1
+        }
+        return order
     }
 
     private func violation(at index: Int, property: Int, message: String) -> Violation<M> {
@@ -196,15 +234,65 @@ final class BreadthFirstSearch<M: Model> {
     }
 }
 
+/// A successor the visited set did not hold when its parent was expanded.
+struct Candidate<State> {
+    var state: State
+    var hash: UInt64
+    var parent: UInt32
+    var ordinal: UInt16
+}
+
 /// One worker's results for one level; each worker writes only its own.
 final class WorkerOutput<M: Model>: @unchecked Sendable {
-    var states: [M.State] = []
-    var hashes: [UInt64] = []
-    var parents: [UInt32] = []
-    var ordinals: [UInt16] = []
+    /// The candidates grouped by table shard, each group in level order.
+    var candidates: [Candidate<M.State>] = []
+    /// Where each shard's group starts in `candidates` (one more entry than shards).
+    var shardStarts: [Int] = []
     var generated = 0
     var reached: UInt64 = 0
+    /// The sum of the prefetching loads (kept so the compiler cannot drop them).
+    var touched: UInt32 = 0
     var violation: (index: Int, property: Int, message: String)?
+
+    /// Candidates in expansion order (a buffer kept for its capacity).
+    var found: [Candidate<M.State>] = []
+
+    /// Clears the figures of the last level.
+    func reset() {
+        generated = 0
+        reached = 0
+        touched = 0
+        violation = nil
+        shardStarts = [Int](repeating: 0, count: StateTable.shardCount + 1)
+        candidates.removeAll(keepingCapacity: true)
+    }
+
+    /// The found buffer, emptied, moved out (so appending to it does not copy).
+    func takeFound() -> [Candidate<M.State>] {
+        var buffer: [Candidate<M.State>] = []
+        swap(&buffer, &found)
+        buffer.removeAll(keepingCapacity: true)
+        return buffer
+    }
+
+    /// Stores `found` grouped by shard, keeping their order within each shard (a stable
+    /// counting sort).
+    func group(_ found: [Candidate<M.State>]) {
+        var starts = [Int](repeating: 0, count: StateTable.shardCount + 1)
+        for candidate in found { starts[StateTable.shardIndex(candidate.hash) + 1] += 1 }
+        for shard in 0..<StateTable.shardCount { starts[shard + 1] += starts[shard] }
+        shardStarts = starts
+        candidates.removeAll(keepingCapacity: true)
+        guard let first = found.first else { return }
+        candidates.append(contentsOf: repeatElement(first, count: found.count))
+        candidates.withUnsafeMutableBufferPointer { grouped in
+            for candidate in found {
+                let shard = StateTable.shardIndex(candidate.hash)
+                grouped[starts[shard]] = candidate
+                starts[shard] += 1
+            }
+        }
+    }
 }
 
 /// A worker's memo, kept across levels; only its worker touches it.

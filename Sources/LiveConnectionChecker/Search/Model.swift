@@ -50,6 +50,17 @@ public protocol Model: Sendable {
     /// A 64-bit hash of the state, stable within one run: the visited set's key and the
     /// depth-first mode's fingerprint. The default uses `hashValue`.
     func fingerprint(_ state: State) -> UInt64
+    /// False promises that every `always` property holds in `state`, so the checker skips
+    /// evaluating them one by one. The default, true, evaluates them all. A model whose
+    /// invariants read a few bits (the connection model's read a flaw mask) makes the
+    /// common case one test instead of a closure call per property.
+    func invariantsMayFail(in state: State) -> Bool
+    /// A key that groups states whose expansions share work: the breadth-first search
+    /// expands each level grouped by it (hashed into buckets), so that such states are
+    /// expanded one after another while what they share is in cache. The connection
+    /// model returns its machine code (whose steps it caches). The default, 0, groups
+    /// nothing. Any key is correct; only speed depends on it.
+    func localityKey(_ state: State) -> UInt64
 }
 
 extension Model where Memo == Void {
@@ -71,4 +82,8 @@ extension Model {
     public func fingerprint(_ state: State) -> UInt64 {
         UInt64(bitPattern: Int64(state.hashValue))
     }
+
+    public func invariantsMayFail(in state: State) -> Bool { true }
+
+    public func localityKey(_ state: State) -> UInt64 { 0 }
 }

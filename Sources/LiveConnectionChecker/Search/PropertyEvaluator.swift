@@ -48,10 +48,12 @@ struct PropertyEvaluator<M: Model>: Sendable {
     /// The first property (in declaration order) `state` violates: its index and message.
     func firstViolation(_ state: M.State, memo: inout M.Memo) -> (property: Int, message: String)? {
         var found: (property: Int, message: String)?
-        for invariant in invariants {
-            if let message = invariant.violation(state) {
-                found = (invariant.index, message)
-                break
+        if model.invariantsMayFail(in: state) {
+            for invariant in invariants {
+                if let message = invariant.violation(state) {
+                    found = (invariant.index, message)
+                    break
+                }
             }
         }
         guard checkEventually else { return found }

@@ -1,142 +1,149 @@
-/// The breadth-first visited set: an open-addressing hash table of indices into the
-/// state array, so a state is stored once (in the array, next to its parent pointer).
+/// The breadth-first visited set: open-addressing hash tables of indices into the state
+/// column, so a state is stored once (in the column, next to its parent pointer).
 ///
 /// ```swift
-/// var table = StateTable(capacity: 1024)
-/// if table.find(state, hash: h, in: states) == nil { table.insert(index: states.count, hash: h) { … }; states.append(state) }
+/// let table = StateTable()
+/// if table.find(state, hash: h, in: states) == nil {
+///     table.shard(of: h).insert(index: states.count, hash: h) { hashOfStoredState($0) }
+/// }
 /// ```
 ///
-/// Linear probing, load factor at most 3/4, capacity a power of two. A slot is a 4-byte
-/// index (0 empty, otherwise index + 1) plus a 1-byte tag from the hash's top bits: a
-/// probe compares the tag first and loads the stored state (a cache miss, far away in
-/// the state array) only when the tags agree, 1 time in 256 for a different state.
-/// 5 bytes a slot, 6.7–13 bytes a state. Lookups only read, so worker threads may
-/// probe concurrently while no one inserts (the breadth-first expansion phase).
+/// The table is split into 16 shards by the hash's top four bits, so the breadth-first
+/// merge inserts into different shards on different threads without locks. Each shard
+/// probes linearly, at most 3/4 full. A slot is 4 bytes holding the state's index + 1
+/// (0 is empty) in its low bits and, in the bits the index does not need, a tag from
+/// the hash: a probe loads the far-away state (a cache miss) only when the tags agree.
+/// The slot itself is the only other miss of a probe (index and tag share a word).
+/// 5.3–10.7 bytes a state.
+///
+/// Lookups only read, so worker threads may probe concurrently while no one inserts.
 struct StateTable: Sendable {
-    private(set) var slots: [UInt32]
-    private var tags: [UInt8]
-    private(set) var count = 0
-    private var mask: Int
+    static let shardBits = 4
+    static var shardCount: Int { 1 << shardBits }
 
-    init(capacity: Int) {
-        let size = openAddressingSize(forCapacity: capacity)
-        slots = Array(repeating: 0, count: size)
-        tags = Array(repeating: 0, count: size)
-        mask = size - 1
-    }
+    let shards: [StateTableShard]
 
-    var bytes: Int { slots.count * (MemoryLayout<UInt32>.stride + MemoryLayout<UInt8>.stride) }
+    init() { shards = (0..<Self.shardCount).map { _ in StateTableShard() } }
 
-    private static func tag(_ hash: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: hash >> 56) }
+    @inline(__always)
+    static func shardIndex(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> UInt64(64 - shardBits)) }
+
+    @inline(__always)
+    func shard(of hash: UInt64) -> StateTableShard { shards[Self.shardIndex(hash)] }
 
     /// The index of the stored state equal to `state`, if any.
-    func find<State: Equatable>(_ state: State, hash: UInt64, in states: [State]) -> Int? {
-        let tag = Self.tag(hash)
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        return slots.withUnsafeBufferPointer { slots in
-            tags.withUnsafeBufferPointer { tags in
-                states.withUnsafeBufferPointer { states in
-                    while true {
-                        let value = slots[slot]
-                        if value == 0 { return nil }
-                        if tags[slot] == tag {
-                            let index = Int(value) - 1
-                            if states[index] == state { return index }
-                        }
-                        slot = (slot + 1) & mask
-                    }
-                }
-            }
-        }
+    @inline(__always)
+    func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>) -> Int? {
+        shard(of: hash).find(state, hash: hash, in: states)
     }
 
-    /// Records that `states[index]` (whose hash is `hash`) is stored; the caller checked
-    /// it was absent. `rehash` gives the hash of a stored index when the table grows.
-    mutating func insert(index: Int, hash: UInt64, rehash: (Int) -> UInt64) {
-        precondition(index < Int(UInt32.max), "state table full: \(index) states")
-        if (count + 1) * 4 > slots.count * 3 { grow(rehash: rehash) }
-        place(UInt32(index + 1), hash: hash)
-        count += 1
-    }
-
-    private mutating func place(_ value: UInt32, hash: UInt64) {
-        var slot = Int(truncatingIfNeeded: hash) & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = value
-        tags[slot] = Self.tag(hash)
-    }
-
-    private mutating func grow(rehash: (Int) -> UInt64) {
-        let old = slots
-        slots = Array(repeating: 0, count: old.count * 2)
-        tags = Array(repeating: 0, count: old.count * 2)
-        mask = slots.count - 1
-        for value in old where value != 0 { place(value, hash: rehash(Int(value) - 1)) }
-    }
+    var count: Int { shards.reduce(0) { $0 + $1.count } }
+    var bytes: Int { shards.reduce(0) { $0 + $1.size * MemoryLayout<UInt32>.stride } }
 }
 
-/// The depth-first visited set: 64-bit fingerprints only (hash compaction), with the
-/// shallowest depth each was reached at, so that under a depth bound a state first met
-/// deep is explored again when a shorter path reaches it (without one, depth 0 is
-/// recorded for every state and nothing is explored twice).
+/// One shard of the ``StateTable``: slots of index + 1 and a hash tag in one `UInt32`.
 ///
-/// Two distinct states with the same fingerprint are confused, and the second is never
-/// explored: with n states the chance of any such collision is about n²/2⁶⁵
-/// (10⁷ states: 3·10⁻⁶). Breadth-first mode stores full states and has no such risk.
-struct FingerprintSet: Sendable {
-    private var slots: [UInt64]
-    private var depths: [UInt16]
+/// How many low bits hold the index is the shard's choice (`indexBits`): enough for any
+/// index the whole search will hand it before the shard next grows, with one bit to
+/// spare; the rest is tag. A shard that meets a bigger index rebuilds itself with more
+/// index bits (and a shorter tag).
+final class StateTableShard: @unchecked Sendable {
+    private(set) var slots: UnsafeMutablePointer<UInt32>
+    private(set) var size: Int
     private(set) var count = 0
     private var mask: Int
+    private var indexBits: Int
+    private var indexMask: UInt32
 
-    init(capacity: Int) {
-        let size = openAddressingSize(forCapacity: capacity)
-        slots = Array(repeating: 0, count: size)
-        depths = Array(repeating: 0, count: size)
+    init() {
+        size = 16
         mask = size - 1
+        indexBits = 16
+        indexMask = (1 << 16) - 1
+        slots = Self.allocate(size)
     }
 
-    var bytes: Int { slots.count * (MemoryLayout<UInt64>.stride + MemoryLayout<UInt16>.stride) }
+    deinit { LargePages.deallocate(slots, bytes: size * MemoryLayout<UInt32>.stride) }
 
-    /// Inserts the fingerprint at `depth`; true if it is new or was only seen deeper
-    /// (then the state must be explored again).
-    mutating func visit(_ fingerprint: UInt64, depth: Int) -> Bool {
-        let key = fingerprint == 0 ? 1 : fingerprint  // 0 marks an empty slot
-        let level = UInt16(clamping: depth)
-        var slot = Int(truncatingIfNeeded: key) & mask
-        while slots[slot] != 0 {
-            if slots[slot] == key {
-                if depths[slot] <= level { return false }
-                depths[slot] = level
-                return true
+    private static func allocate(_ size: Int) -> UnsafeMutablePointer<UInt32> {
+        let slots = LargePages.allocate(bytes: size * MemoryLayout<UInt32>.stride)
+            .bindMemory(to: UInt32.self, capacity: size)
+        slots.initialize(repeating: 0, count: size)
+        return slots
+    }
+
+    @inline(__always)
+    private func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
+
+    /// The hash's bits 26–57 with the index bits cleared: never overlaps the home-slot
+    /// bits (below `indexBits`) nor the shard bits (60–63).
+    @inline(__always)
+    private func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 26) & ~indexMask }
+
+    /// The index of the stored state equal to `state`, if any.
+    @inline(__always)
+    func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>) -> Int? {
+        let tag = tag(hash)
+        var slot = home(hash)
+        while true {
+            let value = slots[slot]
+            if value == 0 { return nil }
+            if value & ~indexMask == tag {
+                let index = Int(value & indexMask) - 1
+                if states[index] == state { return index }
             }
             slot = (slot + 1) & mask
         }
-        slots[slot] = key
-        depths[slot] = level
-        count += 1
-        if count * 4 > slots.count * 3 { grow() }
-        return true
     }
 
-    private mutating func grow() {
-        let oldSlots = slots, oldDepths = depths
-        slots = Array(repeating: 0, count: oldSlots.count * 2)
-        depths = Array(repeating: 0, count: oldSlots.count * 2)
-        mask = slots.count - 1
-        for (key, level) in zip(oldSlots, oldDepths) where key != 0 {
-            var slot = Int(truncatingIfNeeded: key) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = key
-            depths[slot] = level
+    /// The home slot's value: a batch of successors loads theirs first, then touches the
+    /// states they point to (``touch(_:hash:in:)``), then runs ``find(_:hash:in:)``, so
+    /// that the cache misses of a batch overlap instead of coming one after the other.
+    @inline(__always)
+    func homeValue(_ hash: UInt64) -> UInt32 { slots[home(hash)] }
+
+    /// Loads the first byte of the state a home slot's value points to, if its tag agrees.
+    @inline(__always)
+    func touch<State>(_ value: UInt32, hash: UInt64, in states: ChunkedArray<State>) -> UInt32 {
+        guard value != 0, value & ~indexMask == tag(hash) else { return value }
+        return UInt32(states.address(Int(value & indexMask) - 1).load(as: UInt8.self))
+    }
+
+    /// Records that the state at `index` (whose hash is `hash`) is stored; the caller
+    /// checked it was absent. `rehash` gives the hash of a stored index when the shard grows.
+    func insert(index: Int, hash: UInt64, rehash: (Int) -> UInt64) {
+        precondition(index < Int(UInt32.max) - 1, "state table full: \(index) states")
+        if (count + 1) * 4 > size * 3 {
+            rebuild(size: size * 2, forIndex: index, rehash: rehash)
+        } else if UInt32(index + 1) & ~indexMask != 0 {
+            rebuild(size: size, forIndex: index, rehash: rehash)
         }
+        place(UInt32(index + 1) | tag(hash), hash: hash)
+        count += 1
     }
-}
 
-/// The smallest power of two, at least 16, whose table holds `capacity` entries at most
-/// 3/4 full (both tables probe linearly and mask the hash, so the size must be a power of two).
-private func openAddressingSize(forCapacity capacity: Int) -> Int {
-    var size = 16
-    while size * 3 / 4 < capacity { size *= 2 }
-    return size
+    private func place(_ value: UInt32, hash: UInt64) {
+        var slot = home(hash)
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = value
+    }
+
+    /// Re-places every entry into `newSize` slots, with index bits for indices up to
+    /// twice the whole table's capacity (shards times this one's).
+    private func rebuild(size newSize: Int, forIndex index: Int, rehash: (Int) -> UInt64) {
+        let old = slots, oldSize = size, oldMask = indexMask
+        let sizeBits = newSize.trailingZeroBitCount
+        let needed = Int.bitWidth - (index + 1).leadingZeroBitCount + 1
+        indexBits = min(32, max(needed, sizeBits + StateTable.shardBits + 1))
+        indexMask = indexBits == 32 ? .max : (1 << UInt32(indexBits)) - 1
+        slots = Self.allocate(newSize)
+        size = newSize
+        mask = newSize - 1
+        for slot in 0..<oldSize where old[slot] != 0 {
+            let stored = Int(old[slot] & oldMask) - 1
+            let hash = rehash(stored)
+            place(UInt32(stored + 1) | tag(hash), hash: hash)
+        }
+        LargePages.deallocate(old, bytes: oldSize * MemoryLayout<UInt32>.stride)
+    }
 }

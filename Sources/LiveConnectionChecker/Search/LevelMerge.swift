@@ -1,0 +1,196 @@
+import Dispatch
+
+/// Stores one breadth-first level's new states: deduplicates the workers' candidates
+/// per table shard in parallel, numbers the survivors in canonical order, and stores
+/// and inserts them per shard in parallel.
+///
+/// ```swift
+/// let truncated = LevelMerge(outputs: outputs, parentLevel: 100..<250, states: states, parents: parents,
+///                            ordinals: ordinals, table: table, model: model, threads: 2, limit: .max).run()
+/// ```
+///
+/// The candidates were not in the visited set when they were found, and the set has not
+/// changed since, so only duplicates *within* the level remain. Of equal candidates the
+/// one with the smallest (parent index, emission ordinal) survives, and survivors are
+/// numbered in that order: exactly the states, parents and indices a sequential search
+/// expanding the level in index order would store, whatever order the workers expanded
+/// it in and however many there were. The state bound keeps a prefix of that order.
+struct LevelMerge<M: Model> {
+    let outputs: [WorkerOutput<M>]
+    /// The indices of the level that was expanded (the parents).
+    let parentLevel: Range<Int>
+    let states: ChunkedArray<M.State>
+    let parents: ChunkedArray<UInt32>
+    let ordinals: ChunkedArray<UInt16>
+    let table: StateTable
+    let model: M
+    let threads: Int
+    /// The state bound.
+    let limit: Int
+
+    /// Stores the level; true if the state bound cut it.
+    func run() -> Bool {
+        let shards = StateTable.shardCount
+        let lists = ShardLists<M>(shards: shards)
+        let total = outputs.reduce(0) { $0 + $1.candidates.count }
+        let parallel = threads > 1 && total >= 4096
+        perShard(parallel) { shard in lists.deduplicate(shard, outputs: outputs) }
+
+        // Canonical numbering: a counting sort of the survivors by parent, then by
+        // emission ordinal among one parent's (a handful: insertion sort).
+        let survivors = (0..<shards).reduce(0) { $0 + lists.winners[shard: $1].count }
+        var starts = [Int](repeating: 0, count: parentLevel.count + 1)
+        for shard in 0..<shards {
+            for key in lists.keys[shard: shard] { starts[Int(key >> 16) - parentLevel.lowerBound + 1] += 1 }
+        }
+        for parent in 0..<parentLevel.count { starts[parent + 1] += starts[parent] }
+        var order = [UInt64](repeating: 0, count: survivors)  // shard << 32 | position, canonical order
+        var orderKeys = [UInt64](repeating: 0, count: survivors)
+        var cursor = starts
+        for shard in 0..<shards {
+            for (position, key) in lists.keys[shard: shard].enumerated() {
+                let parent = Int(key >> 16) - parentLevel.lowerBound
+                var slot = cursor[parent]
+                cursor[parent] += 1
+                // Keep the parent's run sorted by ordinal as it fills.
+                while slot > starts[parent] && orderKeys[slot - 1] > key {
+                    order[slot] = order[slot - 1]
+                    orderKeys[slot] = orderKeys[slot - 1]
+                    slot -= 1
+                }
+                order[slot] = UInt64(shard) << 32 | UInt64(position)
+                orderKeys[slot] = key
+            }
+        }
+        let base = states.count
+        let kept = max(0, min(survivors, limit - base))
+        for rank in 0..<kept {
+            let reference = order[rank]
+            lists.ranks[shard: Int(reference >> 32)][Int(reference & 0xFFFF_FFFF)] = UInt32(rank + 1)
+        }
+        let next = base + kept
+        states.reserve(upTo: next)
+        parents.reserve(upTo: next)
+        ordinals.reserve(upTo: next)
+        perShard(parallel) { shard in store(shard, lists, base: base) }
+        states.count = next
+        parents.count = next
+        ordinals.count = next
+        return kept < survivors
+    }
+
+    /// Runs `body` for every shard, on `threads` threads when `parallel` (each thread
+    /// takes every `threads`-th shard: shards are about equally full).
+    private func perShard(_ parallel: Bool, _ body: @Sendable (Int) -> Void) {
+        let shards = StateTable.shardCount
+        guard parallel else {
+            for shard in 0..<shards { body(shard) }
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            for shard in stride(from: worker, to: shards, by: threads) { body(shard) }
+        }
+    }
+
+    /// Writes a shard's kept survivors at their indices and inserts them into the
+    /// shard's table.
+    private func store(_ shard: Int, _ lists: ShardLists<M>, base: Int) {
+        let table = table.shards[shard]
+        for (reference, rank) in zip(lists.winners[shard: shard], lists.ranks[shard: shard]) where rank != 0 {
+            let candidate = outputs[Int(reference >> 32)].candidates[Int(reference & 0xFFFF_FFFF)]
+            let index = base + Int(rank) - 1
+            states.initialize(index, to: candidate.state)
+            parents.initialize(index, to: candidate.parent)
+            ordinals.initialize(index, to: candidate.ordinal)
+            table.insert(index: index, hash: candidate.hash) { model.fingerprint(states[$0]) }
+        }
+    }
+}
+
+/// Per shard: its survivors as (worker, position) references, their (parent, ordinal)
+/// keys, and their canonical rank + 1 (0: cut by the state bound). Shard `s` is written
+/// only by the thread that handles `s`, or by the sequential step between the phases.
+private final class ShardLists<M: Model>: @unchecked Sendable {
+    let winners: PerShard<UInt64>
+    let keys: PerShard<UInt64>
+    let ranks: PerShard<UInt32>
+
+    init(shards: Int) {
+        winners = PerShard(shards)
+        keys = PerShard(shards)
+        ranks = PerShard(shards)
+    }
+
+    /// Keeps one candidate per distinct state of `shard`: the one with the smallest
+    /// (parent, ordinal) key.
+    func deduplicate(_ shard: Int, outputs: [WorkerOutput<M>]) {
+        var count = 0
+        for output in outputs { count += output.shardStarts[shard + 1] - output.shardStarts[shard] }
+        guard count > 0 else { return }
+        // A small open-addressing table over the survivors found so far (index + 1).
+        let size = openAddressingSize(forCapacity: count)
+        let mask = size - 1
+        var seen = [UInt32](repeating: 0, count: size)
+        var winners: [UInt64] = []
+        var hashes: [UInt64] = []
+        var keys: [UInt64] = []
+        winners.reserveCapacity(count)
+        hashes.reserveCapacity(count)
+        keys.reserveCapacity(count)
+        func state(_ reference: UInt64) -> M.State {
+            outputs[Int(reference >> 32)].candidates[Int(reference & 0xFFFF_FFFF)].state
+        }
+        for (worker, output) in outputs.enumerated() {
+            output.candidates.withUnsafeBufferPointer { candidates in
+                for position in output.shardStarts[shard]..<output.shardStarts[shard + 1] {
+                    let candidate = candidates[position]
+                    let reference = UInt64(worker) << 32 | UInt64(position)
+                    let key = UInt64(candidate.parent) << 16 | UInt64(candidate.ordinal)
+                    var slot = Int(truncatingIfNeeded: candidate.hash) & mask
+                    var duplicate = false
+                    while seen[slot] != 0 {
+                        let winner = Int(seen[slot]) - 1
+                        if hashes[winner] == candidate.hash && state(winners[winner]) == candidate.state {
+                            duplicate = true
+                            if key < keys[winner] {
+                                winners[winner] = reference
+                                keys[winner] = key
+                            }
+                            break
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                    if duplicate { continue }
+                    winners.append(reference)
+                    hashes.append(candidate.hash)
+                    keys.append(key)
+                    seen[slot] = UInt32(winners.count)
+                }
+            }
+        }
+        self.winners[shard: shard] = winners
+        self.keys[shard: shard] = keys
+        ranks[shard: shard] = [UInt32](repeating: 0, count: winners.count)
+    }
+}
+
+/// One value per shard in a fixed buffer, so threads handling different shards never
+/// write the same array.
+private final class PerShard<Value>: @unchecked Sendable {
+    private let values: UnsafeMutableBufferPointer<[Value]>
+
+    init(_ shards: Int) {
+        values = .allocate(capacity: shards)
+        values.initialize(repeating: [])
+    }
+
+    deinit {
+        values.deinitialize()
+        values.deallocate()
+    }
+
+    subscript(shard shard: Int) -> [Value] {
+        get { values[shard] }
+        _modify { yield &values[shard] }
+    }
+}
