@@ -119,15 +119,19 @@ public struct ConnectionModel: Model {
         guard environment.flaws.isEmpty else { return }  // a violation: nothing after it matters
         let code = state.machine
         let row = memo.row(code, inputs: inputs.entries.count)
+        // Decoded once per expansion, and only if some step is not cached yet.
+        var machine: ConnectionMachine?
         func deliver(_ index: Int) {
             // Built only when asked for: the search itself never looks at actions.
             func action() -> Action { inputs.actions[index] }
-            if let filter, !filter(action()) { return }
+            if let filter, !filter(inputs.actions[index]) { return }
             var cell = memo.cell(row, index)
             if cell == 0 {
                 let late = inputs.late[index]
+                let before = machine ?? codebook.decode(code)
+                machine = before
                 cell = memo.fill(
-                    row, index, with: stepper.step(code, inputs.entries[index].input, stale: late), late: late)
+                    row, index, with: stepper.step(before, inputs.entries[index].input, stale: late), late: late)
             }
             // A late input that changed nothing and did nothing is a self-loop: its check
             // (stale-inputs-change-nothing) happened when the step was computed.

@@ -51,8 +51,7 @@ struct MachineStepper: Sendable {
     let codebook: MachineCodebook
     let variant: LogicVariant
 
-    func step(_ code: UInt64, _ input: Input, stale: Bool) -> [MachineOutcome] {
-        let before = codebook.decode(code)
+    func step(_ before: ConnectionMachine, _ input: Input, stale: Bool) -> [MachineOutcome] {
         var outcomes: [MachineOutcome] = []
         for draw in BoundaryRandom.Draw.allCases {
             var machine = before

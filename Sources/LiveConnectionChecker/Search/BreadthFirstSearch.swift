@@ -126,20 +126,6 @@ final class BreadthFirstSearch<M: Model> {
             var touched: UInt32 = 0
             var homes: [UInt32] = []
             homes.reserveCapacity(128)
-            // Probes a batch of successors in three passes: the loads of the first two
-            // are independent of one another, so their cache misses overlap; the third
-            // finds the lines in cache.
-            func flush() {
-                for pending in batch { homes.append(visited.shard(of: pending.hash).homeValue(pending.hash)) }
-                for (pending, home) in zip(batch, homes) {
-                    touched &+= visited.shard(of: pending.hash).touch(home, hash: pending.hash, in: states)
-                }
-                for pending in batch where visited.find(pending.state, hash: pending.hash, in: states) == nil {
-                    candidates.append(pending)
-                }
-                batch.removeAll(keepingCapacity: true)
-                homes.removeAll(keepingCapacity: true)
-            }
             // Move the memo out (not copy: a shared one would be copied on first write).
             var memo = box.memo
             box.memo = model.makeMemo()
@@ -165,9 +151,11 @@ final class BreadthFirstSearch<M: Model> {
                             ordinal: UInt16(truncatingIfNeeded: ordinal)))
                 }
                 precondition(ordinal <= Int(UInt16.max), "more than 65535 successors of one state")
-                if batch.count >= 64 { flush() }
+                if batch.count >= 64 {
+                    Self.probe(&batch, &homes, into: &candidates, visited: visited, states: states, touched: &touched)
+                }
             }
-            flush()
+            Self.probe(&batch, &homes, into: &candidates, visited: visited, states: states, touched: &touched)
             output.violation = found
             output.reached = reached
             output.generated = generated
@@ -182,6 +170,26 @@ final class BreadthFirstSearch<M: Model> {
             DispatchQueue.concurrentPerform(iterations: threads, execute: work)
         }
         return outputs
+    }
+
+    /// Probes a batch of successors and moves those the visited set does not hold to
+    /// `candidates`, in three passes: the loads of the first two are independent of one
+    /// another, so their cache misses overlap; the third finds the lines in cache.
+    /// (A static function of inout arguments: a nested function capturing the worker's
+    /// variables would make every access to them a dynamically checked one.)
+    private static func probe(
+        _ batch: inout [Candidate<M.State>], _ homes: inout [UInt32], into candidates: inout [Candidate<M.State>],
+        visited: StateTable, states: ChunkedArray<M.State>, touched: inout UInt32
+    ) {
+        for pending in batch { homes.append(visited.shard(of: pending.hash).homeValue(pending.hash)) }
+        for (pending, home) in zip(batch, homes) {
+            touched &+= visited.shard(of: pending.hash).touch(home, hash: pending.hash, in: states)
+        }
+        for pending in batch where visited.find(pending.state, hash: pending.hash, in: states) == nil {
+            candidates.append(pending)
+        }
+        batch.removeAll(keepingCapacity: true)
+        homes.removeAll(keepingCapacity: true)
     }
 
     /// The level's indices grouped by locality bucket (the model's key, hashed), in

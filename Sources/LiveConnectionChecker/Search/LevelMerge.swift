@@ -127,44 +127,45 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
         var count = 0
         for output in outputs { count += output.shardStarts[shard + 1] - output.shardStarts[shard] }
         guard count > 0 else { return }
-        // A small open-addressing table over the survivors found so far (index + 1).
+        // An open-addressing table over the survivors found so far: each slot holds the
+        // hash next to the survivor + 1 (0: empty), so a probe is one cache line and the
+        // far-away candidate is compared only when the hashes agree.
         let size = openAddressingSize(forCapacity: count)
         let mask = size - 1
-        var seen = [UInt32](repeating: 0, count: size)
+        var seen = [SeenSlot](repeating: SeenSlot(hash: 0, survivor: 0), count: size)
         var winners: [UInt64] = []
-        var hashes: [UInt64] = []
         var keys: [UInt64] = []
         winners.reserveCapacity(count)
-        hashes.reserveCapacity(count)
         keys.reserveCapacity(count)
         func state(_ reference: UInt64) -> M.State {
             outputs[Int(reference >> 32)].candidates[Int(reference & 0xFFFF_FFFF)].state
         }
-        for (worker, output) in outputs.enumerated() {
-            output.candidates.withUnsafeBufferPointer { candidates in
-                for position in output.shardStarts[shard]..<output.shardStarts[shard + 1] {
-                    let candidate = candidates[position]
-                    let reference = UInt64(worker) << 32 | UInt64(position)
-                    let key = UInt64(candidate.parent) << 16 | UInt64(candidate.ordinal)
-                    var slot = Int(truncatingIfNeeded: candidate.hash) & mask
-                    var duplicate = false
-                    while seen[slot] != 0 {
-                        let winner = Int(seen[slot]) - 1
-                        if hashes[winner] == candidate.hash && state(winners[winner]) == candidate.state {
-                            duplicate = true
-                            if key < keys[winner] {
-                                winners[winner] = reference
-                                keys[winner] = key
+        seen.withUnsafeMutableBufferPointer { seen in
+            for (worker, output) in outputs.enumerated() {
+                output.candidates.withUnsafeBufferPointer { candidates in
+                    for position in output.shardStarts[shard]..<output.shardStarts[shard + 1] {
+                        let candidate = candidates[position]
+                        let reference = UInt64(worker) << 32 | UInt64(position)
+                        let key = UInt64(candidate.parent) << 16 | UInt64(candidate.ordinal)
+                        var slot = Int(truncatingIfNeeded: candidate.hash) & mask
+                        var duplicate = false
+                        while seen[slot].survivor != 0 {
+                            let winner = Int(seen[slot].survivor) - 1
+                            if seen[slot].hash == candidate.hash && state(winners[winner]) == candidate.state {
+                                duplicate = true
+                                if key < keys[winner] {
+                                    winners[winner] = reference
+                                    keys[winner] = key
+                                }
+                                break
                             }
-                            break
+                            slot = (slot + 1) & mask
                         }
-                        slot = (slot + 1) & mask
+                        if duplicate { continue }
+                        winners.append(reference)
+                        keys.append(key)
+                        seen[slot] = SeenSlot(hash: candidate.hash, survivor: UInt32(winners.count))
                     }
-                    if duplicate { continue }
-                    winners.append(reference)
-                    hashes.append(candidate.hash)
-                    keys.append(key)
-                    seen[slot] = UInt32(winners.count)
                 }
             }
         }
@@ -172,6 +173,11 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
         self.keys[shard: shard] = keys
         ranks[shard: shard] = [UInt32](repeating: 0, count: winners.count)
     }
+}
+
+private struct SeenSlot {
+    var hash: UInt64
+    var survivor: UInt32
 }
 
 /// One value per shard in a fixed buffer, so threads handling different shards never

@@ -1,0 +1,111 @@
+import LiveConnection
+import Testing
+
+@testable import LiveConnectionChecker
+
+/// The parallel breadth-first search (sharded table, locality-ordered expansion,
+/// canonical numbering) must store exactly what the plainest sequential search stores,
+/// and report the same counterexample, for any thread count.
+@Suite("The parallel search matches a plain sequential one")
+struct SearchOrderTests {
+    /// What a textbook breadth-first search finds: a FIFO queue, a `Set`, the parent of
+    /// each state its first discoverer, and the first dequeued state that breaks an
+    /// invariant.
+    struct Reference {
+        var distinct = 0
+        var generated = 0
+        var violation: (property: String, actions: [ConnectionAction], final: ConnectionModel.State)?
+    }
+
+    static func reference(_ model: ConnectionModel) -> Reference {
+        let invariants = model.properties.compactMap { property -> (String, (ConnectionModel.State) -> String?)? in
+            if case .always(let violation) = property.check { return (property.name, violation) }
+            return nil
+        }
+        var memo = model.makeMemo()
+        let initial = model.initialStates[0]
+        var queue = [initial]
+        var seen: Set<ConnectionModel.State> = [initial]
+        var parent: [ConnectionModel.State: (ConnectionModel.State, ConnectionAction)] = [:]
+        var result = Reference()
+        var head = 0
+        while head < queue.count {
+            let state = queue[head]
+            head += 1
+            if let (name, _) = invariants.first(where: { $0.1(state) != nil }) {
+                var actions: [ConnectionAction] = []
+                var current = state
+                while let (previous, action) = parent[current] {
+                    actions.append(action)
+                    current = previous
+                }
+                result.violation = (name, actions.reversed(), state)
+                break
+            }
+            model.expand(state, memo: &memo, where: nil) { action, _, next in
+                result.generated += 1
+                if next != state, seen.insert(next).inserted {
+                    parent[next] = (state, action())
+                    queue.append(next)
+                }
+            }
+        }
+        result.distinct = seen.count
+        return result
+    }
+
+    static var world: ConnectionBounds {
+        var bounds = ConnectionBounds()
+        bounds.topics = 1
+        bounds.commands = 0
+        bounds.serverLog = 0
+        return bounds
+    }
+
+    /// The reference run of the correct model, shared by the thread counts.
+    static let space: Reference? = (try? ConnectionModel(bounds: world)).map(reference)
+
+    @Test("the same distinct and generated counts as a Set-based search, for 1, 2 and 3 threads", arguments: [1, 2, 3])
+    func sameSpace(threads: Int) throws {
+        let model = try ConnectionModel(bounds: Self.world)
+        let expected = try #require(Self.space)
+        var options = CheckOptions()
+        options.threads = threads
+        options.checkEventually = false
+        let result = model.check(options)
+        #expect(result.passed)
+        #expect(result.statistics.distinctStates == expected.distinct)
+        #expect(result.statistics.statesGenerated == expected.generated)
+        #expect(expected.distinct > 50_000, "big enough for parallel levels and merges: \(expected.distinct)")
+    }
+
+    @Test(
+        "the reported counterexample is the first one a sequential search meets, for any thread count",
+        arguments: MachineVariant.allCases.filter { $0 != .correct }, [1, 2])
+    func sameCounterexample(variant: MachineVariant, threads: Int) throws {
+        let model = try ConnectionModel(bounds: Self.world, variant: variant)
+        let expected = try #require(Self.reference(model).violation)
+        var options = CheckOptions()
+        options.threads = threads
+        options.checkEventually = false
+        let violation = try #require(model.check(options).violation)
+        #expect(violation.property == expected.property)
+        #expect(violation.counterexample.actions == expected.actions)
+        #expect(violation.counterexample.final == expected.final)
+    }
+
+    @Test("a state bound keeps the same states whatever the thread count")
+    func boundIsDeterministic() throws {
+        let model = try ConnectionModel(bounds: Self.world)
+        var options = CheckOptions()
+        options.maxStates = 20_000
+        options.checkEventually = false
+        options.threads = 1
+        let one = model.check(options).statistics
+        options.threads = 2
+        let two = model.check(options).statistics
+        #expect(one.distinctStates == 20_000 && two.distinctStates == 20_000)
+        #expect(!one.exhausted && !two.exhausted)
+        #expect(one.statesGenerated == two.statesGenerated)
+    }
+}
