@@ -105,7 +105,7 @@ final class BreadthFirstSearch<M: Model> {
         let outputs = Array(self.outputs.prefix(threads))
         for output in self.outputs { output.reset() }
         let states = states
-        let visited = table
+        let visited = table.view
         let evaluator = evaluator
         let model = model
         let memos = memos
@@ -125,13 +125,13 @@ final class BreadthFirstSearch<M: Model> {
             batch.reserveCapacity(128)
             var touched: UInt32 = 0
             var homes: [UInt32] = []
-            homes.reserveCapacity(128)
+            let view = states.view
             // Move the memo out (not copy: a shared one would be copied on first write).
             var memo = box.memo
             box.memo = model.makeMemo()
             for position in low..<high {
                 let index = Int(order[position])
-                let state = states[index]
+                let state = view[index]
                 // The lowest index of the level that fails (the order is not index order).
                 if let violation = evaluator.firstViolation(state, memo: &memo), index < found?.index ?? .max {
                     found = (index, violation.property, violation.message)
@@ -152,10 +152,14 @@ final class BreadthFirstSearch<M: Model> {
                 }
                 precondition(ordinal <= Int(UInt16.max), "more than 65535 successors of one state")
                 if batch.count >= 64 {
-                    Self.probe(&batch, &homes, into: &candidates, visited: visited, states: states, touched: &touched)
+                    visited.withUnsafeBufferPointer {
+                        Self.probe(&batch, &homes, into: &candidates, visited: $0, states: view, touched: &touched)
+                    }
                 }
             }
-            Self.probe(&batch, &homes, into: &candidates, visited: visited, states: states, touched: &touched)
+            visited.withUnsafeBufferPointer {
+                Self.probe(&batch, &homes, into: &candidates, visited: $0, states: view, touched: &touched)
+            }
             output.violation = found
             output.reached = reached
             output.generated = generated
@@ -179,17 +183,36 @@ final class BreadthFirstSearch<M: Model> {
     /// variables would make every access to them a dynamically checked one.)
     private static func probe(
         _ batch: inout [Candidate<M.State>], _ homes: inout [UInt32], into candidates: inout [Candidate<M.State>],
-        visited: StateTable, states: ChunkedArray<M.State>, touched: inout UInt32
+        visited: UnsafeBufferPointer<StateTableView>, states: ChunkedArray<M.State>.View, touched: inout UInt32
     ) {
-        for pending in batch { homes.append(visited.shard(of: pending.hash).homeValue(pending.hash)) }
-        for (pending, home) in zip(batch, homes) {
-            touched &+= visited.shard(of: pending.hash).touch(home, hash: pending.hash, in: states)
-        }
-        for pending in batch where visited.find(pending.state, hash: pending.hash, in: states) == nil {
-            candidates.append(pending)
+        let count = batch.count
+        if homes.count < count { homes.append(contentsOf: repeatElement(0, count: count - homes.count)) }
+        batch.withUnsafeBufferPointer { batch in
+            homes.withUnsafeMutableBufferPointer { homes in
+                for item in 0..<count {
+                    let hash = batch[item].hash
+                    let shard = visited[StateTable.shardIndex(hash)]
+                    homes[item] = shard.slots[shard.home(hash)]
+                }
+                var sum: UInt32 = 0
+                for item in 0..<count {
+                    let hash = batch[item].hash
+                    let shard = visited[StateTable.shardIndex(hash)]
+                    let value = homes[item]
+                    if value != 0 && value & ~shard.indexMask == shard.tag(hash) {
+                        sum &+= UInt32(states.address(Int(value & shard.indexMask) - 1).load(as: UInt8.self))
+                    }
+                }
+                touched &+= sum
+                for item in 0..<count {
+                    let pending = batch[item]
+                    if !visited[StateTable.shardIndex(pending.hash)].find(pending.state, hash: pending.hash, in: states) {
+                        candidates.append(pending)
+                    }
+                }
+            }
         }
         batch.removeAll(keepingCapacity: true)
-        homes.removeAll(keepingCapacity: true)
     }
 
     /// The level's indices grouped by locality bucket (the model's key, hashed), in

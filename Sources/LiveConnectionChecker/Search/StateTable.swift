@@ -38,6 +38,11 @@ struct StateTable: Sendable {
     }
 
     var count: Int { shards.reduce(0) { $0 + $1.count } }
+
+    /// A read-only snapshot of every shard's slots, valid until the next insertion:
+    /// what the expansion phase probes with (plain values, no class field loads).
+    var view: [StateTableView] { shards.map(\.view) }
+
     var bytes: Int { shards.reduce(0) { $0 + $1.size * MemoryLayout<UInt32>.stride } }
 }
 
@@ -96,6 +101,8 @@ final class StateTableShard: @unchecked Sendable {
         }
     }
 
+    var view: StateTableView { StateTableView(slots: slots, mask: mask, indexMask: indexMask) }
+
     /// The home slot's value: a batch of successors loads theirs first, then touches the
     /// states they point to (``touch(_:hash:in:)``), then runs ``find(_:hash:in:)``, so
     /// that the cache misses of a batch overlap instead of coming one after the other.
@@ -145,5 +152,31 @@ final class StateTableShard: @unchecked Sendable {
             place(UInt32(stored + 1) | tag(hash), hash: hash)
         }
         LargePages.deallocate(old, bytes: oldSize * MemoryLayout<UInt32>.stride)
+    }
+}
+
+/// One shard's slots as plain values, for the probes of the expansion phase (nobody
+/// inserts then). Same layout and rules as ``StateTableShard``.
+struct StateTableView: @unchecked Sendable {
+    let slots: UnsafeMutablePointer<UInt32>
+    let mask: Int
+    let indexMask: UInt32
+
+    @inline(__always)
+    func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
+
+    @inline(__always)
+    func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 26) & ~indexMask }
+
+    @inline(__always)
+    func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>.View) -> Bool {
+        let tag = tag(hash)
+        var slot = home(hash)
+        while true {
+            let value = slots[slot]
+            if value == 0 { return false }
+            if value & ~indexMask == tag && states[Int(value & indexMask) - 1] == state { return true }
+            slot = (slot + 1) & mask
+        }
     }
 }
