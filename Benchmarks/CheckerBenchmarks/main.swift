@@ -203,10 +203,12 @@ report += """
     \(String(format: "%.2f", versusBaseline))× the states/s, \
     \(String(format: "%.2f", naive.bytesPerState / sameBound.bytesPerState))× less memory per state
     - peak resident memory of the whole run: \(peak / 1_048_576) MiB
-    - bytes/state counts the search's own structures at their capacity: the state array \
-    (16 B), parent index (4 B), emission ordinal (2 B), visited table (5 B a slot, at most 3/4 \
-    full); arrays grow by doubling, so up to twice that right after a growth. The baseline \
-    counts its Set, Dictionary and queue the same way.
+    - bytes/state counts the search's own structures at their capacity: the state column \
+    (16 B), parent index (4 B), emission ordinal (2 B), all three in 2 MiB chunks (no doubling \
+    slack), and the visited table (4 B a slot, 16 shards each at most 3/4 full: 5.3–10.7 B). \
+    Not counted: each thread's cache of machine steps and a level's transient candidate \
+    buffers (the peak resident figure above includes them). The baseline counts its Set, \
+    Dictionary and queue at capacity the same way.
     - ours checks the 17 invariants and the `sometimes` properties on every state; the \
     bounded no-deadlock search (`eventually`) is off here (`livesim check` runs it too). \
     The baseline checks nothing.

@@ -144,7 +144,8 @@ public struct ConnectionModel: Model {
                     apply(
                         outcome,
                         UnsafeBufferPointer(
-                            rebasing: effects[Int(outcome.firstEffect)..<Int(outcome.firstEffect) + Int(outcome.effectCount)]),
+                            rebasing: effects[
+                                Int(outcome.firstEffect)..<Int(outcome.firstEffect) + Int(outcome.effectCount)]),
                         of: delivery, before: code, environment)
                 }
                 body(action, choice, next)

@@ -86,7 +86,8 @@ final class BreadthFirstSearch<M: Model> {
             }
             if !expand { break }
             truncated = LevelMerge(
-                outputs: outputs, parentLevel: levelStart..<levelEnd, states: states, parents: parents, ordinals: ordinals, table: table,
+                outputs: outputs, parentLevel: levelStart..<levelEnd, states: states, parents: parents,
+                ordinals: ordinals, table: table,
                 model: model, threads: threads, limit: options.maxStates ?? .max
             ).run()
             levelStart = levelEnd
@@ -121,6 +122,7 @@ final class BreadthFirstSearch<M: Model> {
             var reached = output.reached
             var generated = 0
             var candidates = output.takeFound()
+            var recent = output.takeRecent()
             var batch: [Candidate<M.State>] = []
             batch.reserveCapacity(128)
             var touched: UInt32 = 0
@@ -145,20 +147,38 @@ final class BreadthFirstSearch<M: Model> {
                     defer { ordinal += 1 }
                     generated += 1
                     if next == state { return }
+                    let hash = model.fingerprint(next)
+                    if let known = recent.lookup(next, hash: hash) {
+                        // Met before: visited, or already this level's candidate (keep
+                        // the smaller key on it, as the merge would).
+                        if known.level == range.lowerBound && known.candidate >= 0 {
+                            let key = UInt64(index) << 16 | UInt64(ordinal)
+                            let other = candidates[known.candidate]
+                            if key < UInt64(other.parent) << 16 | UInt64(other.ordinal) {
+                                candidates[known.candidate].parent = UInt32(index)
+                                candidates[known.candidate].ordinal = UInt16(truncatingIfNeeded: ordinal)
+                            }
+                        }
+                        return
+                    }
                     batch.append(
                         Candidate(
-                            state: next, hash: model.fingerprint(next), parent: UInt32(index),
+                            state: next, hash: hash, parent: UInt32(index),
                             ordinal: UInt16(truncatingIfNeeded: ordinal)))
                 }
                 precondition(ordinal <= Int(UInt16.max), "more than 65535 successors of one state")
                 if batch.count >= 64 {
                     visited.withUnsafeBufferPointer {
-                        Self.probe(&batch, &homes, into: &candidates, visited: $0, states: view, touched: &touched)
+                        Self.probe(
+                            &batch, &homes, into: &candidates, recent: &recent, level: range.lowerBound, visited: $0,
+                            states: view, touched: &touched)
                     }
                 }
             }
             visited.withUnsafeBufferPointer {
-                Self.probe(&batch, &homes, into: &candidates, visited: $0, states: view, touched: &touched)
+                Self.probe(
+                    &batch, &homes, into: &candidates, recent: &recent, level: range.lowerBound, visited: $0,
+                    states: view, touched: &touched)
             }
             output.violation = found
             output.reached = reached
@@ -166,6 +186,7 @@ final class BreadthFirstSearch<M: Model> {
             output.touched = touched
             output.group(candidates)
             output.found = candidates
+            output.recent = recent
             box.memo = memo
         }
         if threads == 1 {
@@ -183,7 +204,8 @@ final class BreadthFirstSearch<M: Model> {
     /// variables would make every access to them a dynamically checked one.)
     private static func probe(
         _ batch: inout [Candidate<M.State>], _ homes: inout [UInt32], into candidates: inout [Candidate<M.State>],
-        visited: UnsafeBufferPointer<StateTableView>, states: ChunkedArray<M.State>.View, touched: inout UInt32
+        recent: inout RecentSuccessors<M.State>, level: Int, visited: UnsafeBufferPointer<StateTableView>,
+        states: ChunkedArray<M.State>.View, touched: inout UInt32
     ) {
         let count = batch.count
         if homes.count < count { homes.append(contentsOf: repeatElement(0, count: count - homes.count)) }
@@ -206,7 +228,11 @@ final class BreadthFirstSearch<M: Model> {
                 touched &+= sum
                 for item in 0..<count {
                     let pending = batch[item]
-                    if !visited[StateTable.shardIndex(pending.hash)].find(pending.state, hash: pending.hash, in: states) {
+                    let shard = visited[StateTable.shardIndex(pending.hash)]
+                    if shard.find(pending.state, hash: pending.hash, in: states) {
+                        recent.record(pending.state, hash: pending.hash, level: level, candidate: -1)
+                    } else {
+                        recent.record(pending.state, hash: pending.hash, level: level, candidate: candidates.count)
                         candidates.append(pending)
                     }
                 }
@@ -287,6 +313,15 @@ final class WorkerOutput<M: Model>: @unchecked Sendable {
 
     /// Candidates in expansion order (a buffer kept for its capacity).
     var found: [Candidate<M.State>] = []
+    /// The worker's recently met successors, kept across levels.
+    var recent = RecentSuccessors<M.State>()
+
+    /// The recent-successor cache, moved out (so recording into it does not copy).
+    func takeRecent() -> RecentSuccessors<M.State> {
+        var cache = RecentSuccessors<M.State>(bits: 0)
+        swap(&cache, &recent)
+        return cache
+    }
 
     /// Clears the figures of the last level.
     func reset() {

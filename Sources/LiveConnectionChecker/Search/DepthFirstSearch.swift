@@ -20,10 +20,17 @@ final class DepthFirstSearch<M: Model> {
     private struct Frame {
         var state: M.State
         var depth: Int
-        var successors: [Counterexample<M>.Step]
+        /// Successors with their emission ordinals (the action is rebuilt from the
+        /// ordinal only for a counterexample: building every action is costly).
+        var successors: [Successor]
         var cursor = 0
         /// How this frame's state was reached from the frame below (nil for a root).
-        var step: Counterexample<M>.Step?
+        var step: Successor?
+    }
+
+    private struct Successor {
+        var state: M.State
+        var ordinal: Int
     }
 
     init(model: M, options: CheckOptions) {
@@ -82,32 +89,37 @@ final class DepthFirstSearch<M: Model> {
 
     /// Checks a newly reached state and pushes it if it must be explored.
     private func visit(
-        _ state: M.State, depth: Int, step: Counterexample<M>.Step?, stack: inout [Frame], maxDepth: Int
+        _ state: M.State, depth: Int, step: Successor?, stack: inout [Frame], maxDepth: Int
     ) -> CheckResult<M>.Outcome? {
         // Without a depth bound, the depth a state was first met at does not matter: a
         // revisit at a shallower depth would only explore the same subtree again.
         guard visited.visit(model.fingerprint(state), depth: options.maxDepth == nil ? 0 : depth) else { return nil }
         statistics.depthReached = max(statistics.depthReached, depth)
         if let found = evaluator.firstViolation(state, memo: &memo) {
-            var steps = stack.compactMap(\.step)
-            if let step { steps.append(step) }
+            // The path: each frame's state with the ordinal of the successor taken from it.
+            var path: [(parent: M.State, ordinal: Int)] = []
+            for (frame, next) in zip(stack, stack.dropFirst().map(\.step) + [step]) {
+                if let next { path.append((frame.state, next.ordinal)) }
+            }
             let initial = stack.first?.state ?? state
             let property = evaluator.properties[found.property]
             return .violated(
                 Violation(
                     property: property.name, kind: property.kind, message: found.message,
-                    counterexample: Counterexample(initial: initial, steps: steps)))
+                    counterexample: ModelChecker.counterexample(model: model, path: path, initial: initial)))
         }
         if reached != evaluator.allReached { reached |= evaluator.reached(state, pending: ~reached) }
         guard depth < maxDepth else {
             statistics.depthBoundHit = true
             return nil
         }
-        var successors: [Counterexample<M>.Step] = []
-        model.expand(state, memo: &memo, where: nil) { action, choice, next in
-            statistics.statesGenerated += 1
-            if next != state { successors.append(.init(action: action(), choice: choice, state: next)) }
+        var successors: [Successor] = []
+        var ordinal = 0
+        model.expand(state, memo: &memo, where: nil) { _, _, next in
+            if next != state { successors.append(Successor(state: next, ordinal: ordinal)) }
+            ordinal += 1
         }
+        statistics.statesGenerated += ordinal
         stack.append(Frame(state: state, depth: depth, successors: successors, step: step))
         return nil
     }
