@@ -118,4 +118,35 @@ struct SearchOrderTests {
         #expect(!one.exhausted && !two.exhausted)
         #expect(one.statesGenerated == two.statesGenerated)
     }
+
+    @Test(
+        "the invariant pre-check never hides a failing property",
+        arguments: LogicVariant.all.filter {
+            ["correct", "ignores-generations", "gives-up", "no-pong-deadline"].contains($0.name)
+        })
+    func preCheckIsSound(variant: LogicVariant) throws {
+        // Every `always` property of the connection model must be covered by
+        // invariantsMayFail(in:): a property added without it would be skipped silently.
+        let model = try ConnectionModel(bounds: Self.world, variant: variant)
+        let invariants = model.properties.compactMap { property -> ((ConnectionModel.State) -> String?)? in
+            if case .always(let violation) = property.check { return violation }
+            return nil
+        }
+        var memo = model.makeMemo()
+        var queue = model.initialStates
+        var seen = Set(queue)
+        var head = 0
+        var failing = 0
+        while head < queue.count && head < 30_000 {
+            let state = queue[head]
+            head += 1
+            let fails = invariants.contains { $0(state) != nil }
+            if fails { failing += 1 }
+            #expect(!fails || model.invariantsMayFail(in: state), "\(state) fails an invariant the pre-check passed")
+            model.expand(state, memo: &memo, where: nil) { _, _, next in
+                if seen.insert(next).inserted { queue.append(next) }
+            }
+        }
+        #expect(variant == .correct ? failing == 0 : failing > 0)
+    }
 }

@@ -133,7 +133,8 @@ extension ConnectionModel {
 }
 
 extension ConnectionModel {
-    /// Every `always` property of this model reads the flaw mask or the two checks below:
+    /// Every `always` property of this model reads the flaw mask or the two checks below (a
+    /// new property must be covered here too; a test walks a space to check it):
     /// the checker evaluates the properties one by one only when one of them fails.
     public func invariantsMayFail(in state: State) -> Bool {
         !Environment.flaws(state.environment).isEmpty || Self.phaseMismatch(state) != nil
