@@ -128,18 +128,17 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
         for output in outputs { count += output.shardStarts[shard + 1] - output.shardStarts[shard] }
         guard count > 0 else { return }
         // An open-addressing table over the survivors found so far: each slot holds the
-        // hash next to the survivor + 1 (0: empty), so a probe is one cache line and the
-        // far-away candidate is compared only when the hashes agree.
+        // state, its hash and key next to the survivor + 1 (0: empty), so a probe, and
+        // the comparison of a duplicate, is one cache line.
         let size = openAddressingSize(forCapacity: count)
         let mask = size - 1
-        var seen = [SeenSlot](repeating: SeenSlot(hash: 0, survivor: 0), count: size)
+        guard let filler = outputs.first(where: { $0.shardStarts[shard + 1] > $0.shardStarts[shard] }) else { return }
+        let empty = SeenSlot(state: filler.candidates[filler.shardStarts[shard]].state, hash: 0, key: 0, survivor: 0)
+        var seen = [SeenSlot<M.State>](repeating: empty, count: size)
         var winners: [UInt64] = []
         var keys: [UInt64] = []
         winners.reserveCapacity(count)
         keys.reserveCapacity(count)
-        func state(_ reference: UInt64) -> M.State {
-            outputs[Int(reference >> 32)].candidates[Int(reference & 0xFFFF_FFFF)].state
-        }
         seen.withUnsafeMutableBufferPointer { seen in
             for (worker, output) in outputs.enumerated() {
                 output.candidates.withUnsafeBufferPointer { candidates in
@@ -151,9 +150,10 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
                         var duplicate = false
                         while seen[slot].survivor != 0 {
                             let winner = Int(seen[slot].survivor) - 1
-                            if seen[slot].hash == candidate.hash && state(winners[winner]) == candidate.state {
+                            if seen[slot].hash == candidate.hash && seen[slot].state == candidate.state {
                                 duplicate = true
-                                if key < keys[winner] {
+                                if key < seen[slot].key {
+                                    seen[slot].key = key
                                     winners[winner] = reference
                                     keys[winner] = key
                                 }
@@ -164,7 +164,8 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
                         if duplicate { continue }
                         winners.append(reference)
                         keys.append(key)
-                        seen[slot] = SeenSlot(hash: candidate.hash, survivor: UInt32(winners.count))
+                        seen[slot] = SeenSlot(
+                            state: candidate.state, hash: candidate.hash, key: key, survivor: UInt32(winners.count))
                     }
                 }
             }
@@ -175,8 +176,11 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
     }
 }
 
-private struct SeenSlot {
+private struct SeenSlot<State> {
+    var state: State
     var hash: UInt64
+    /// The survivor's (parent, ordinal) key.
+    var key: UInt64
     var survivor: UInt32
 }
 
