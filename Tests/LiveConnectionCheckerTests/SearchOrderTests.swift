@@ -66,6 +66,44 @@ struct SearchOrderTests {
     /// The reference run of the correct model, shared by the thread counts.
     static let space: Reference? = (try? ConnectionModel(bounds: world)).map(reference)
 
+    @Test("an expansion whose filter answers are remembered per key emits what the plain filtered one emits")
+    func keyedFilterMatchesPlainFilter() throws {
+        let model = try ConnectionModel(bounds: Self.world)
+        // Two filters that split the inputs between them, under two keys in one memo: a
+        // mix-up of keys, or an answer kept for the wrong input, would show.
+        let progress: (ConnectionAction) -> Bool = { action in
+            switch action {
+            case .input(.timerFired(.retry)), .input(.opened), .input(.flushed): true
+            default: false
+            }
+        }
+        let filters: [(ConnectionAction) -> Bool] = [
+            progress, { action in if case .input = action { !progress(action) } else { false } },
+        ]
+        var keyed = model.makeMemo()
+        var plain = model.makeMemo()
+        var queue = model.initialStates
+        var seen = Set(queue)
+        var head = 0
+        var compared = 0
+        while head < queue.count && head < 20_000 {
+            let state = queue[head]
+            head += 1
+            for (key, filter) in filters.enumerated() {
+                var fromKeyed: [ConnectionModel.State] = []
+                var fromPlain: [ConnectionModel.State] = []
+                model.expand(state, memo: &keyed, where: filter, filterKey: key) { _, _, next in fromKeyed.append(next) }
+                model.expand(state, memo: &plain, where: filter) { _, _, next in fromPlain.append(next) }
+                #expect(fromKeyed == fromPlain)
+                compared += fromPlain.count
+            }
+            model.expand(state, memo: &plain, where: nil) { _, _, next in
+                if seen.insert(next).inserted { queue.append(next) }
+            }
+        }
+        #expect(compared > 10_000, "the filters let enough through to compare: \(compared)")
+    }
+
     @Test("the same distinct and generated counts as a Set-based search, for 1, 2 and 3 threads", arguments: [1, 2, 3])
     func sameSpace(threads: Int) throws {
         let model = try ConnectionModel(bounds: Self.world)

@@ -115,6 +115,23 @@ public struct ConnectionModel: Model {
         _ state: State, memo: inout StepMemo, where filter: ((Action) -> Bool)?,
         _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
     ) {
+        expand(state, memo: &memo, where: filter, verdictKey: nil, body)
+    }
+
+    /// Remembers the filter's answer per input in the memo: the no-deadlock search filters
+    /// every input of every state it expands, and building an action with a payload to
+    /// ask costs a copy, a retain and a release each time.
+    public func expand(
+        _ state: State, memo: inout StepMemo, where filter: @escaping (Action) -> Bool, filterKey: Int,
+        _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
+    ) {
+        expand(state, memo: &memo, where: filter, verdictKey: filterKey, body)
+    }
+
+    private func expand(
+        _ state: State, memo: inout StepMemo, where filter: ((Action) -> Bool)?, verdictKey: Int?,
+        _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
+    ) {
         let environment = Environment(state.environment)
         guard environment.flaws.isEmpty else { return }  // a violation: nothing after it matters
         let code = state.machine
@@ -124,7 +141,15 @@ public struct ConnectionModel: Model {
         func deliver(_ index: Int) {
             // Built only when asked for: the search itself never looks at actions.
             func action() -> Action { inputs.actions[index] }
-            if let filter, !filter(inputs.actions[index]) { return }
+            if let filter {
+                if let verdictKey {
+                    guard
+                        memo.verdict(verdictKey, index, inputs: inputs.actions.count, { filter(inputs.actions[index]) })
+                    else { return }
+                } else if !filter(inputs.actions[index]) {
+                    return
+                }
+            }
             var cell = memo.cell(row, index)
             if cell == 0 {
                 let late = inputs.late[index]

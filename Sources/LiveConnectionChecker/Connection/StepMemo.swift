@@ -28,6 +28,9 @@ public struct StepMemo {
     /// Every outcome cached, each naming its effects in `effects`.
     private(set) var outcomes: [CachedOutcome] = []
     private(set) var effects: [MicroEffect] = []
+    /// Per (filter key, input): 0 not asked yet, 1 the filter accepts the input's action,
+    /// 2 it rejects it (see ``ConnectionModel/expand(_:memo:where:filterKey:_:)``).
+    private var verdicts: [UInt8] = []
     private var lastCode: UInt64 = .max  // codes use 48 bits: never a real code
     private var lastRow = 0
 
@@ -89,6 +92,16 @@ public struct StepMemo {
         }
         cells[row * width + input] = cell
         return cell
+    }
+
+    /// Whether the filter keyed `key` accepts input `input` (of `inputs`), asking
+    /// `accepts` only the first time.
+    @inline(__always)
+    mutating func verdict(_ key: Int, _ input: Int, inputs: Int, _ accepts: () -> Bool) -> Bool {
+        let cell = key * inputs + input
+        if cell >= verdicts.count { verdicts.append(contentsOf: repeatElement(0, count: cell + 1 - verdicts.count)) }
+        if verdicts[cell] == 0 { verdicts[cell] = accepts() ? 1 : 2 }
+        return verdicts[cell] == 1
     }
 
     private static func home(_ code: UInt64) -> Int {

@@ -131,11 +131,12 @@ final class BreadthFirstSearch<M: Model> {
             // Move the memo out (not copy: a shared one would be copied on first write).
             var memo = box.memo
             box.memo = model.makeMemo()
+            var scratch: [M.State] = []
             for position in low..<high {
                 let index = Int(order[position])
                 let state = view[index]
                 // The lowest index of the level that fails (the order is not index order).
-                if let violation = evaluator.firstViolation(state, memo: &memo), index < found?.index ?? .max {
+                if let violation = evaluator.firstViolation(state, memo: &memo, scratch: &scratch), index < found?.index ?? .max {
                     found = (index, violation.property, violation.message)
                 }
                 if reached != evaluator.allReached {

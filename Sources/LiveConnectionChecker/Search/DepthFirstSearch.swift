@@ -15,6 +15,8 @@ final class DepthFirstSearch<M: Model> {
     private var visited = FingerprintSet(capacity: 1 << 16)
     private var statistics = SearchStatistics()
     private var memo: M.Memo
+    /// The buffer of the `eventually` searches.
+    private var scratch: [M.State] = []
     private var reached: UInt64 = 0
 
     private struct Frame {
@@ -95,7 +97,7 @@ final class DepthFirstSearch<M: Model> {
         // revisit at a shallower depth would only explore the same subtree again.
         guard visited.visit(model.fingerprint(state), depth: options.maxDepth == nil ? 0 : depth) else { return nil }
         statistics.depthReached = max(statistics.depthReached, depth)
-        if let found = evaluator.firstViolation(state, memo: &memo) {
+        if let found = evaluator.firstViolation(state, memo: &memo, scratch: &scratch) {
             // The path: each frame's state with the ordinal of the successor taken from it.
             var path: [(parent: M.State, ordinal: Int)] = []
             for (frame, next) in zip(stack, stack.dropFirst().map(\.step) + [step]) {

@@ -47,6 +47,13 @@ public protocol Model: Sendable {
     func expand(
         _ state: State, memo: inout Memo, where filter: ((Action) -> Bool)?,
         _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void)
+    /// ``expand(_:memo:where:_:)`` for a caller that applies one filter to many states
+    /// (the `eventually` searches): every call with the same `filterKey` passes the same
+    /// filter, so the model may keep the filter's answer per action in `memo` instead of
+    /// building each action and asking again. The default ignores the key.
+    func expand(
+        _ state: State, memo: inout Memo, where filter: @escaping (Action) -> Bool, filterKey: Int,
+        _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void)
     /// A 64-bit hash of the state, stable within one run: the visited set's key and the
     /// depth-first mode's fingerprint. The default uses `hashValue`.
     func fingerprint(_ state: State) -> UInt64
@@ -77,6 +84,13 @@ extension Model {
                 body({ action }, choice, successor)
             }
         }
+    }
+
+    public func expand(
+        _ state: State, memo: inout Memo, where filter: @escaping (Action) -> Bool, filterKey: Int,
+        _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
+    ) {
+        expand(state, memo: &memo, where: filter, body)
     }
 
     public func fingerprint(_ state: State) -> UInt64 {

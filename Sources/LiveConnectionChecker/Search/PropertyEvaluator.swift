@@ -46,7 +46,11 @@ struct PropertyEvaluator<M: Model>: Sendable {
     var allReached: UInt64 { sometimes.count == 64 ? .max : (1 << UInt64(sometimes.count)) - 1 }
 
     /// The first property (in declaration order) `state` violates: its index and message.
-    func firstViolation(_ state: M.State, memo: inout M.Memo) -> (property: Int, message: String)? {
+    /// `scratch` is the caller's buffer for the `eventually` searches, reused from state
+    /// to state so that a search allocates nothing once the buffer has grown.
+    func firstViolation(
+        _ state: M.State, memo: inout M.Memo, scratch: inout [M.State]
+    ) -> (property: Int, message: String)? {
         var found: (property: Int, message: String)?
         if model.invariantsMayFail(in: state) {
             for invariant in invariants {
@@ -61,7 +65,7 @@ struct PropertyEvaluator<M: Model>: Sendable {
             guard eventually.trigger(state) else { continue }
             if !reaches(
                 from: state, goal: eventually.goal, within: eventually.within, progress: eventually.progress,
-                memo: &memo)
+                key: eventually.index, memo: &memo, seen: &scratch)
             {
                 return (eventually.index, "no path of at most \(eventually.within) progress steps reaches the goal")
             }
@@ -83,16 +87,18 @@ struct PropertyEvaluator<M: Model>: Sendable {
     /// states seen: cheaper than hashing into a set per trigger state.
     private func reaches(
         from start: M.State, goal: (M.State) -> Bool, within steps: Int,
-        progress: @escaping @Sendable (M.Action) -> Bool,
-        memo: inout M.Memo
+        progress: @escaping @Sendable (M.Action) -> Bool, key: Int,
+        memo: inout M.Memo, seen: inout [M.State]
     ) -> Bool {
         if goal(start) { return true }
-        var seen = [start]
+        seen.removeAll(keepingCapacity: true)
+        seen.append(start)
         var frontier = 0..<1
         for _ in 0..<steps {
             var found = false
             for index in frontier {
-                model.expand(seen[index], memo: &memo, where: progress) { _, _, successor in
+                // Keyed by the property: the model may remember which actions are progress.
+                model.expand(seen[index], memo: &memo, where: progress, filterKey: key) { _, _, successor in
                     if found { return }
                     if goal(successor) {
                         found = true
