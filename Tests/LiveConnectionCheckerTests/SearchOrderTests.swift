@@ -66,6 +66,24 @@ struct SearchOrderTests {
     /// The reference run of the correct model, shared by the thread counts.
     static let space: Reference? = (try? ConnectionModel(bounds: world)).map(reference)
 
+    /// Visits the first `limit` states of a plain breadth-first walk (no checks, no bounds).
+    static func visitBreadthFirst(
+        _ model: ConnectionModel, first limit: Int, _ visit: (ConnectionModel.State) -> Void
+    ) {
+        var memo = model.makeMemo()
+        var queue = model.initialStates
+        var seen = Set(queue)
+        var head = 0
+        while head < queue.count && head < limit {
+            let state = queue[head]
+            head += 1
+            visit(state)
+            model.expand(state, memo: &memo, where: nil) { _, _, next in
+                if seen.insert(next).inserted { queue.append(next) }
+            }
+        }
+    }
+
     @Test("an expansion whose filter answers are remembered per key emits what the plain filtered one emits")
     func keyedFilterMatchesPlainFilter() throws {
         let model = try ConnectionModel(bounds: Self.world)
@@ -82,13 +100,8 @@ struct SearchOrderTests {
         ]
         var keyed = model.makeMemo()
         var plain = model.makeMemo()
-        var queue = model.initialStates
-        var seen = Set(queue)
-        var head = 0
         var compared = 0
-        while head < queue.count && head < 20_000 {
-            let state = queue[head]
-            head += 1
+        Self.visitBreadthFirst(model, first: 20_000) { state in
             for (key, filter) in filters.enumerated() {
                 var fromKeyed: [ConnectionModel.State] = []
                 var fromPlain: [ConnectionModel.State] = []
@@ -96,9 +109,6 @@ struct SearchOrderTests {
                 model.expand(state, memo: &plain, where: filter) { _, _, next in fromPlain.append(next) }
                 #expect(fromKeyed == fromPlain)
                 compared += fromPlain.count
-            }
-            model.expand(state, memo: &plain, where: nil) { _, _, next in
-                if seen.insert(next).inserted { queue.append(next) }
             }
         }
         #expect(compared > 10_000, "the filters let enough through to compare: \(compared)")
@@ -170,20 +180,11 @@ struct SearchOrderTests {
             if case .always(let violation) = property.check { return violation }
             return nil
         }
-        var memo = model.makeMemo()
-        var queue = model.initialStates
-        var seen = Set(queue)
-        var head = 0
         var failing = 0
-        while head < queue.count && head < 30_000 {
-            let state = queue[head]
-            head += 1
+        Self.visitBreadthFirst(model, first: 30_000) { state in
             let fails = invariants.contains { $0(state) != nil }
             if fails { failing += 1 }
             #expect(!fails || model.invariantsMayFail(in: state), "\(state) fails an invariant the pre-check passed")
-            model.expand(state, memo: &memo, where: nil) { _, _, next in
-                if seen.insert(next).inserted { queue.append(next) }
-            }
         }
         #expect(variant == .correct ? failing == 0 : failing > 0)
     }
