@@ -71,9 +71,20 @@ final class TLSStream: ByteStream {
         let store = SSL_CTX_get_cert_store(context)
         for pem in configuration.trustedCertificatesPEM {
             var added = 0
-            let bytes = Array(pem.utf8)
-            let bio = bytes.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
+            // The BIO gets its own copy of the PEM. `BIO_new_mem_buf` would keep pointing
+            // into the array after `withUnsafeBytes` returns, and optimized builds free the
+            // array there: OpenSSL then parsed freed memory as the trust store.
+            guard let bio = BIO_new(BIO_s_mem()) else {
+                SSL_CTX_free(context)
+                throw .tls("cannot create a memory BIO: \(openSSLErrors())")
+            }
             defer { BIO_free(bio) }
+            let bytes = Array(pem.utf8)
+            let written = bytes.withUnsafeBytes { BIO_write(bio, $0.baseAddress, Int32(clamping: $0.count)) }
+            guard written == bytes.count else {
+                SSL_CTX_free(context)
+                throw .tls("cannot load a trusted PEM of \(bytes.count) bytes into OpenSSL")
+            }
             while let certificate = PEM_read_bio_X509(bio, nil, nil, nil) {
                 _ = X509_STORE_add_cert(store, certificate)
                 X509_free(certificate)
@@ -212,9 +223,15 @@ final class TLSStream: ByteStream {
     func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError) {
         let written: TransportError? = engine.withLock { engine in
             ERR_clear_error()
-            let count = bytes.withUnsafeBytes { SSL_write(engine.ssl, $0.baseAddress, Int32($0.count)) }
-            // A memory BIO takes everything at once; anything else is a broken session.
-            guard count == Int32(bytes.count) else { return .tls("write failed: \(Self.openSSLErrors())") }
+            // In slices: SSL_write takes an Int32 length, and a message can be larger.
+            var offset = 0
+            while offset < bytes.count {
+                let length = min(bytes.count - offset, 1 << 20)
+                let count = bytes.withUnsafeBytes { SSL_write(engine.ssl, $0.baseAddress! + offset, Int32(length)) }
+                // A memory BIO takes everything at once; anything else is a broken session.
+                guard count == Int32(length) else { return .tls("write failed: \(Self.openSSLErrors())") }
+                offset += length
+            }
             return Self.flush(&engine, socket)
         }
         if let written { throw written }
