@@ -52,7 +52,10 @@ extension Command {
             case (.some, .some): throw ArgumentError.unexpected("give a trace file or --seed, not both")
             }
 
-            let result = SimulationRun(try trace.scenario(), variant: try trace.logicVariant()).run()
+            // A trace file is replayed faithfully even when it came from the other build mode.
+            let replay = try trace.replay()
+            let result = replay.result
+            if let note = replay.note { print("note: \(note)") }
             if !quiet {
                 for line in result.log { print(line) }
             }
@@ -69,6 +72,7 @@ extension Command {
                 for violation in result.violations { print("violation: \(violation)") }
             }
             if let output {
+                trace.strategy = replay.strategy
                 trace.observed = result.observedEvents
                 try TraceLibrary.write(trace, toFile: output)
                 print("wrote \(output)")

@@ -21,11 +21,21 @@ struct TraceRegressionTests {
     func replays(file: String) throws {
         let trace = try Trace(parsing: try Self.text(of: file))
         let expectation = try #require(trace.expectation, "\(file) has no 'expect:' line: say what it proves")
-        let result = SimulationRun(try trace.scenario(), variant: try trace.logicVariant()).run()
+        let replay = try trace.replay()
         #expect(
-            result.satisfies(expectation),
-            "\(file): expected \(expectation), got \(result.violations.map(\.description)); replay: livesim replay Traces/\(file)"
+            replay.result.satisfies(expectation),
+            "\(file): expected \(expectation), got \(replay.result.violations.map(\.description)); \(replay.note ?? "") replay: livesim replay Traces/\(file)"
         )
+        // Recorded in this build: the trace's own strategy, nothing re-settled. In the other
+        // build (CI runs both), the replay says so.
+        #expect((replay.note == nil) == (trace.observedBuild == .current), "\(file): \(replay.note ?? "")")
+        if trace.observedBuild == .current { #expect(replay.strategy == trace.strategy) }
+    }
+
+    @Test("every committed trace says which build recorded it", arguments: files)
+    func recordsItsBuild(file: String) throws {
+        let trace = try Trace(parsing: try Self.text(of: file))
+        #expect(trace.observedBuild != nil, "\(file): no 'observed-build' line; re-record it with livesim replay --write")
     }
 
     @Test("every committed trace is in canonical form (written by the encoder, diffable)", arguments: files)

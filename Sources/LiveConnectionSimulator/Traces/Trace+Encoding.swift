@@ -34,6 +34,7 @@ extension Trace {
         lines.append(("feed-topic", TraceToken.word(feedTopic)))
         if let variant { lines.append(("variant", TraceToken.word(variant))) }
         if let expectation { lines.append(("expect", expectation.description)) }
+        if let observedBuild, !observed.isEmpty { lines.append(("observed-build", observedBuild.description)) }
         return lines
     }
 }

@@ -8,7 +8,7 @@ extension Trace {
         ]
 
     /// Header keys a trace may have.
-    public static let optionalHeaderKeys = ["manager-words", "variant", "expect"]
+    public static let optionalHeaderKeys = ["manager-words", "variant", "expect", "observed-build"]
 
     /// Reads a trace written by ``encode()`` (or by hand, in the same format).
     ///
@@ -86,6 +86,8 @@ private struct TraceReader {
         }
         trace.schedule = schedule
         trace.observed = observed
+        // The file says which build its events came from (assigning them stamped this one).
+        trace.observedBuild = observed.isEmpty ? nil : try header.observedBuild()
         return trace
     }
 
@@ -220,6 +222,16 @@ private struct Header {
                 try Self.singleWord(value, "'variant'")
             },
             expectation: try optionalField("expect", Self.expectation))
+    }
+
+    /// The `observed-build` line: which build's run the observed section shows.
+    func observedBuild() throws(TraceError) -> BuildMode? {
+        try optionalField("observed-build") { (value) throws(LineProblem) in
+            guard let mode = BuildMode(rawValue: value) else {
+                throw LineProblem("'observed-build' is 'debug' or 'release', not '\(value)'")
+            }
+            return mode
+        }
     }
 
     static func words(_ value: String) throws(LineProblem) -> [UInt64] {

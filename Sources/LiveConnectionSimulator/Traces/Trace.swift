@@ -49,8 +49,16 @@ public struct Trace: Hashable, Sendable {
     public var schedule: [ScheduledAction] {
         didSet { Self.sortStably(&schedule) }
     }
-    /// What one run of this trace did, for diffing; replay ignores it.
-    public var observed: [ObservedEvent]
+    /// What one run of this trace did, for diffing and for replaying in another build.
+    ///
+    /// Setting it stamps ``observedBuild`` with this build: the events are what this
+    /// build's executor did.
+    public var observed: [ObservedEvent] {
+        didSet { observedBuild = observed.isEmpty ? nil : .current }
+    }
+    /// The build whose run ``observed`` shows (nil with no observed section, or in a trace
+    /// written before builds were recorded).
+    public var observedBuild: BuildMode?
 
     public init(
         seed: UInt64, generator: GeneratorID, strategy: TraceStrategy, configuration: ConnectionConfiguration,
@@ -74,6 +82,7 @@ public struct Trace: Hashable, Sendable {
         Self.sortStably(&sorted)
         self.schedule = sorted
         self.observed = observed
+        self.observedBuild = observed.isEmpty ? nil : .current
     }
 
     /// Orders by time and keeps the given order among equal times (`sort` is not stable).

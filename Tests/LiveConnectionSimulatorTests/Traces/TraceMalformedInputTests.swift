@@ -1,3 +1,4 @@
+import Foundation
 import LiveConnection
 import Testing
 
@@ -7,11 +8,12 @@ import Testing
 struct TraceMalformedInputTests {
     /// The sample trace's text with line `number` (1-based) replaced.
     static func replacing(line number: Int, with text: String) -> String {
-        var lines = TraceRoundTripTests.sample().encode().split(separator: "\n", omittingEmptySubsequences: false).map(
-            String.init)
+        var lines = sampleText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[number - 1] = text
         return lines.joined(separator: "\n")
     }
+
+    static let sampleText = TraceRoundTripTests.sample().encode()
 
     static func error(parsing text: String) -> TraceError? {
         do {
@@ -115,10 +117,25 @@ struct TraceMalformedInputTests {
 
     @Test("a missing header key is named, at the line where the header ended", arguments: Trace.requiredHeaderKeys)
     func missingHeader(key: String) throws {
-        let lines = TraceRoundTripTests.sample().encode().split(separator: "\n").map(String.init)
-            .filter { !$0.hasPrefix("\(key): ") }
+        let lines = Self.sampleText.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("\(key): ") }
         let error = try #require(Self.error(parsing: lines.joined(separator: "\n")))
         #expect(error == .missingHeader(key: key, line: 19))
+    }
+
+    @Test("an observed-build other than debug or release is refused, naming both")
+    func unknownBuild() throws {
+        let text = Self.sampleText.replacingOccurrences(of: "schedule:\n", with: "observed-build: fast\nschedule:\n")
+        let error = try #require(Self.error(parsing: text))
+        #expect(error.description.contains("'observed-build' is 'debug' or 'release', not 'fast'"), "\(error)")
+    }
+
+    @Test("the observed-build line is read back, whatever build reads it")
+    func readsBuild() throws {
+        for mode in BuildMode.allCases {
+            let text = Self.sampleText.replacingOccurrences(
+                of: "schedule:\n", with: "observed-build: \(mode)\nschedule:\n")
+            #expect(try Trace(parsing: text).observedBuild == mode)
+        }
     }
 
     @Test("a file without 'schedule:' is missing it at the end of the file")

@@ -7,7 +7,9 @@ Every message is echoed with its type, except text starting with "!":
   !ping PAYLOAD        ping the client; when its pong arrives, send "pong PAYLOAD"
   !headers             send the request headers and the subprotocol as JSON
   !big N               send a binary message of N bytes
-Paths /reject/STATUS answer the upgrade with that HTTP status.
+Paths /reject/STATUS answer the upgrade with that HTTP status. On the path /hello the
+server speaks first: it sends "hello", waits for the same text back (an echo client's
+answer) and closes with 1000 "echoed", or 1008 "wrong echo".
 
 Usage: echo_server.py [--tls CERT KEY] [--subprotocol NAME]...  (prints "PORT n")
 """
@@ -25,6 +27,11 @@ import peer_common
 
 
 async def handler(ws):
+    if ws.request.path == "/hello":
+        await ws.send("hello")
+        answer = await ws.recv()
+        await (ws.close(1000, "echoed") if answer == "hello" else ws.close(1008, "wrong echo"))
+        return
     async for message in ws:
         if isinstance(message, str) and message.startswith("!"):
             command, _, argument = message[1:].partition(" ")

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// The `livesim` commands that reach OpenSSL and the sockets, run as a user runs them.
+///
+/// CI runs the suite in a debug and a release build; in the release run these are the
+/// release-mode smoke test. A use-after-free once made `--ca` fail only in release (the
+/// trust store's PEM was parsed from freed memory), which no debug run could see.
+@Suite("livesim transport commands", PeerServer.enabledTrait, .timeLimit(.minutes(1)))
+struct LivesimTransportCommandTests {
+    @Test("echo-client over wss:// trusts the CA given with --ca, and echoes")
+    func echoClientWithCA() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let server = try await PeerServer.start(
+            "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
+        defer { server.stop() }
+        let run = try await Livesim.run([
+            "echo-client", "wss://127.0.0.1:\(server.port)/hello", "--ca", certificates.path("ca.pem"),
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.standardOutput.contains("closed 1000 echoed"), "\(run)")
+    }
+
+    @Test("echo-client over wss:// without the CA refuses the server, saying why")
+    func echoClientWithoutCA() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let server = try await PeerServer.start(
+            "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
+        defer { server.stop() }
+        let run = try await Livesim.run(["echo-client", "wss://127.0.0.1:\(server.port)/hello"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.standardOutput.contains("certificate verification failed"), "\(run)")
+    }
+
+    @Test("echo-client over ws:// echoes")
+    func echoClientPlain() async throws {
+        let server = try await SharedPeers.echo
+        let run = try await Livesim.run(["echo-client", "ws://127.0.0.1:\(server.port)/hello"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.standardOutput.contains("closed 1000 echoed"), "\(run)")
+    }
+
+    @Test("connect over wss:// with --ca opens and stays open for its duration")
+    func connectWithCA() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let server = try await PeerServer.start(
+            "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
+        defer { server.stop() }
+        let run = try await Livesim.run([
+            "connect", "wss://127.0.0.1:\(server.port)/", "--ca", certificates.path("ca.pem"), "--duration", "2",
+            "--ping-interval", "0.5", "--ping-timeout", "0.5",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let phases = run.standardOutput.split(separator: "\n").map { $0.dropFirst(9) }
+        #expect(phases.first == "phase idle", "\(run)")
+        #expect(phases.contains { $0.hasPrefix("phase open") }, "\(run)")
+        // Pings every 0.5 s with a 0.5 s deadline for 2 s: a missed pong would show as waiting.
+        #expect(!phases.contains { $0.hasPrefix("phase waiting") }, "\(run)")
+    }
+}
+
+/// The built `livesim`, next to the test bundle (both are products of the same build).
+enum Livesim {
+    struct Output: CustomStringConvertible {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        var description: String { "exit \(status)\nstdout:\n\(standardOutput)\nstderr:\n\(standardError)" }
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "livesim is not built at \(path): run `swift build` (it builds every product)" }
+    }
+
+    struct TimedOut: Error, CustomStringConvertible {
+        var arguments: [String]
+        var description: String { "livesim \(arguments.joined(separator: " ")) did not exit within 30 s" }
+    }
+
+    /// Runs `livesim arguments…` on a thread of its own, killing it after 30 s.
+    static func run(_ arguments: [String]) async throws -> Output {
+        try await offPool { try runBlocking(arguments) }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Output {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("livesim")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else { throw Missing(path: executable.path) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let deadline = DispatchTime.now() + .seconds(30)
+        // Drain both pipes while waiting, so a chatty child cannot block on a full pipe.
+        let outData = LockedData()
+        let errData = LockedData()
+        let readers = DispatchGroup()
+        for (pipe, sink) in [(out, outData), (err, errData)] {
+            DispatchQueue.global().async(group: readers) { sink.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
+        }
+        if exited.wait(timeout: deadline) == .timedOut {
+            process.terminate()
+            process.waitUntilExit()
+            throw TimedOut(arguments: arguments)
+        }
+        process.waitUntilExit()
+        readers.wait()
+        return Output(
+            status: process.terminationStatus, standardOutput: String(decoding: outData.get(), as: UTF8.self),
+            standardError: String(decoding: errData.get(), as: UTF8.self))
+    }
+}
+
+/// A `Data` handed from a reader thread to the waiting one.
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ value: Data) { lock.withLock { data = value } }
+    func get() -> Data { lock.withLock { data } }
+}
