@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "livesim", targets: ["livesim"]),
         .library(name: "LiveConnectionChecker", targets: ["LiveConnectionChecker"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
+        .library(name: "Statistics", targets: ["Statistics"]),
+        .library(name: "BackoffVerification", targets: ["BackoffVerification"]),
     ],
     targets: [
         // The connection machine, the manager shell and the injection points.
@@ -55,12 +57,15 @@ let package = Package(
             swiftSettings: strict),
         // Backoff statistics: pure numerics, policy verification, the herd experiment.
         .target(name: "Statistics", swiftSettings: strict),
-        .target(name: "BackoffVerification", dependencies: ["Statistics", "LiveConnection"], swiftSettings: strict),
+        .target(
+            name: "BackoffVerification", dependencies: ["Statistics", "LiveConnection", "LiveConnectionSimulator"],
+            swiftSettings: strict),
         .testTarget(
             name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
-            name: "BackoffVerificationTests", dependencies: ["BackoffVerification", "Statistics", "LiveConnection"],
+            name: "BackoffVerificationTests",
+            dependencies: ["BackoffVerification", "Statistics", "LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
         .executableTarget(
             name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
