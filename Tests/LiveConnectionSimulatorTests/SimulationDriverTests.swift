@@ -66,6 +66,20 @@ struct SimulationDriverTests {
         #expect(result.finalTime == .start.advanced(by: .seconds(5)))
     }
 
+    @Test("the deadlock error names the usual causes: a real sleep or clock, an unstructured task")
+    func deadlockNamesLikelyCause() {
+        let clock = VirtualClock()
+        let forgotten = Mutex<[UnsafeContinuation<Void, Never>]>([])
+        let result = Simulation.run(clock: clock) {
+            await withUnsafeContinuation { continuation in forgotten.withLock { $0.append(continuation) } }
+        }
+        #expect(throws: SimulationError.deadlocked(at: .start, pendingSleepers: 0)) { try result.get() }
+        let message = SimulationError.deadlocked(at: .start, pendingSleepers: 0).description
+        for cause in ["Task.sleep", "ContinuousClock", "Task {}", "Task.detached", "VirtualClock", "task group"] {
+            #expect(message.contains(cause), "\(message)")
+        }
+    }
+
     @Test("a livelock that never lets time advance stops at the job limit")
     func jobLimitStopsLivelock() {
         let clock = VirtualClock()

@@ -56,12 +56,20 @@ public enum SimulationError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The job limit ran out before the body finished.
     case exceededJobLimit(jobsRun: Int, at: VirtualClock.Instant)
 
+    /// What usually makes a simulation wait for nothing: work that left the simulator.
+    public static let likelyCause =
+        "Likely cause: something waits for work outside the simulation — a Task.sleep or a real clock "
+        + "(ContinuousClock, SuspendingClock; sleep on the simulation's VirtualClock instead), a Task {} or "
+        + "Task.detached (use async let or a task group, so the work runs on the simulator), or a continuation "
+        + "or stream nobody resumes."
+
     public var description: String {
         switch self {
         case .exceededJobLimit(let jobs, let instant):
             "simulation ran \(jobs) jobs without finishing, at \(instant): a livelock, or the job limit is too small"
         case .deadlocked(let instant, let sleepers):
-            "simulation deadlocked at \(instant): no job ready, \(sleepers) sleeper(s) that cannot wake, body unfinished"
+            "simulation deadlocked at \(instant): no job ready, \(sleepers) sleeper(s) that cannot wake, body unfinished. "
+                + Self.likelyCause
         }
     }
 }
