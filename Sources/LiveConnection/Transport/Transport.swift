@@ -56,7 +56,7 @@ public enum TransportEvent: Hashable, Sendable {
 ///
 /// ```swift
 /// let endpoint = Endpoint(url: URL(string: "wss://example.com/live")!,
-///                         headers: ["Authorization": "Bearer abc"],
+///                         headers: [.init("Authorization", "Bearer abc")],
 ///                         subprotocols: ["v1.live"])
 /// ```
 public struct Endpoint: Hashable, Sendable, CustomStringConvertible {

@@ -37,7 +37,7 @@ actor ChatRoom {
         case .phase(.open): status = "online"
         case .phase(.connecting):
             status = "connecting…"
-            if clearsOnReconnect { lines.removeAll() }
+            if clearsOnReconnect { lines.removeAll() }  // the bug we will plant
         case .phase: status = "offline"
         case .message(let message, _):
             if let line = Self.decode(message) { lines.append(line) }

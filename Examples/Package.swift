@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+// A package shaped like our users' own: it depends on LiveConnection by path and uses every
+// library product that README.md and docs/ show, the way they show it. `.ci/run` builds it,
+// runs its tests, and compiles every Swift snippet of the docs against its modules
+// (`.ci/doc-snippets`), so a documented API that is not importable fails CI.
+import PackageDescription
+
+let package = Package(
+    name: "LiveConnectionExamples",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // A user writes `.package(url: "https://…/LiveConnection.git", from: "…")`; the name
+        // keeps `package: "LiveConnection"` below valid whatever this checkout's folder is called.
+        .package(name: "LiveConnection", path: "..")
+    ],
+    targets: [
+        // The example app: connects with WebSocketTransport, subscribes, prints events.
+        .executableTarget(
+            name: "live-feed",
+            dependencies: [
+                .product(name: "LiveConnection", package: "LiveConnection"),
+                .product(name: "WebSocketTransport", package: "LiveConnection"),
+            ],
+            path: "Sources/LiveFeed"),
+        // Every other product, used as the docs use it.
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: [
+                .product(name: "LiveConnection", package: "LiveConnection"),
+                .product(name: "LiveConnectionSimulator", package: "LiveConnection"),
+                .product(name: "LiveConnectionTesting", package: "LiveConnection"),
+                .product(name: "LiveConnectionChecker", package: "LiveConnection"),
+                .product(name: "WebSocketTransport", package: "LiveConnection"),
+                .product(name: "Statistics", package: "LiveConnection"),
+                .product(name: "BackoffVerification", package: "LiveConnection"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)
