@@ -28,6 +28,11 @@ extension Command {
               --log N          highest sequence number the server broadcasts, 0...7 (default 2)
               --no-eventually  skip the no-deadlock check (faster)
               --traces DIR     where a counterexample's trace is written (default Traces)
+
+            Exit status: 0 every property held and every `sometimes` goal was reached; 1 a
+            property was violated (an unreached `sometimes` is one only when the search was
+            exhaustive); 2 nothing was violated, but the depth or state bound stopped the
+            search before some `sometimes` goal was reached ("not reached within the bound").
             """,
         run: runCheck)
 }
@@ -55,6 +60,13 @@ private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
     print("properties: " + properties.map(\.name).joined(separator: ", "))
     let result = model.check(options)
     print(result.statistics)
+    let unreached = result.notReachedWithinBound
+    if !unreached.isEmpty {
+        print(
+            "result: no violation; not reached within the bound: \(unreached.joined(separator: ", ")) "
+                + "(a bounded search cannot tell whether these are reachable; raise or drop --depth/--max-states)")
+        return CheckExit.notReachedWithinBound
+    }
     guard let violation = result.violation else {
         print("result: pass (\(properties.count) properties)")
         return 0
@@ -81,6 +93,12 @@ private func writeTrace(of violation: LiveConnectionChecker.Violation<Connection
     print("wrote \(url.path) (replay: livesim replay \(url.path))")
     for gap in written.gaps { print("  not as the model took it: \(gap)") }
     print("in the simulator: \(replay.summary)")
+}
+
+/// `livesim check`'s exit status beyond 0 (pass) and 1 (violation).
+enum CheckExit {
+    /// A bounded search found no violation but left some `sometimes` goal unreached.
+    static let notReachedWithinBound: Int32 = 2
 }
 
 private func nonNegative(_ text: String) -> Int? { Int(text).flatMap { $0 >= 0 ? $0 : nil } }

@@ -8,7 +8,7 @@ extension Command {
         summary: "run many seeds of swarm-tested simulation in parallel and check every invariant",
         usage: """
             usage: livesim explore [--seeds 0..<10000] [--duration 1h] [--strategy fifo|random|pct]
-                                   [--variant NAME] [--threads N] [--traces DIR]
+                                   [--variant NAME] [--threads N] [--traces DIR] [--check-determinism]
 
               --seeds      seeds to run: A..<B, A...B, or N (meaning 0..<N)       default 0..<\(ExploreDefaults.seeds)
               --duration   virtual time per run: 500ms, 90s, 10m, 1h              default 1h
@@ -17,6 +17,9 @@ extension Command {
                            (\(LogicVariant.all.map { $0.name }.joined(separator: ", ")))
               --threads    worker threads                                         default: every core
               --traces     where the first failure's shrunk trace is written      default Traces
+              --check-determinism
+                           run every seed twice with its full log and fail a seed whose
+                           two logs differ by one byte (about twice the time)
 
             Each seed derives its whole run (configuration, which fault kinds are on and how
             often, the schedule, latencies, the job order) from one 64-bit value. Exits 1 if any
@@ -29,9 +32,11 @@ extension Command {
             let variant = try arguments.option("--variant", parse: { LogicVariant.named($0) }) ?? .correct
             let threads = try arguments.option("--threads", parse: { Int($0).flatMap { $0 > 0 ? $0 : nil } })
             let traces = try arguments.option("--traces") ?? "Traces"
+            let determinism = arguments.flag("--check-determinism")
             try arguments.finish()
             return exploreMain(
-                seeds: seeds, duration: duration, strategy: strategy, variant: variant, threads: threads, traces: traces)
+                seeds: seeds, duration: duration, strategy: strategy, variant: variant, threads: threads, traces: traces,
+                checksDeterminism: determinism)
         })
 }
 
@@ -43,14 +48,15 @@ enum ExploreDefaults {
 
 private func exploreMain(
     seeds: Range<UInt64>, duration: Duration, strategy: StrategyKind?, variant: LogicVariant, threads: Int?,
-    traces: String
+    traces: String, checksDeterminism: Bool
 ) -> Int32 {
     let explorer = Explorer(
         seeds: seeds, generator: ScenarioGenerator(duration: duration, strategy: strategy), variant: variant,
-        threads: threads, failureLimit: 10_000)
+        threads: threads, failureLimit: 10_000, checksDeterminism: checksDeterminism)
     print(
         "livesim explore: \(seeds.count) seeds (\(seeds.lowerBound)..<\(seeds.upperBound)) × \(formatDuration(duration)), "
-            + "strategy \(strategy?.rawValue ?? "per seed"), variant \(variant.name), \(explorer.threads) threads")
+            + "strategy \(strategy?.rawValue ?? "per seed"), variant \(variant.name), \(explorer.threads) threads"
+            + (checksDeterminism ? ", each seed twice (determinism)" : ""))
     let started = ContinuousClock.now
     let lastPrint = Mutex(ContinuousClock.now)
     let total = seeds.count
@@ -69,14 +75,14 @@ private func exploreMain(
     }
     FileHandle.standardError.write(Data("\n".utf8))
     let wall = (ContinuousClock.now - started).seconds
-    printSummary(summary, wallSeconds: wall, threads: explorer.threads)
+    printSummary(summary, wallSeconds: wall, threads: explorer.threads, checksDeterminism: checksDeterminism)
     guard !summary.passed else { return 0 }
     printFailures(summary, duration: duration, strategy: strategy, variant: variant)
     saveShrunkCounterexample(of: summary, generator: explorer.generator, variant: variant, directory: traces)
     return 1
 }
 
-private func printSummary(_ summary: ExplorationSummary, wallSeconds: Double, threads: Int) {
+private func printSummary(_ summary: ExplorationSummary, wallSeconds: Double, threads: Int, checksDeterminism: Bool) {
     func row(_ label: String, _ value: String) {
         print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + value)
     }
@@ -101,6 +107,7 @@ private func printSummary(_ summary: ExplorationSummary, wallSeconds: Double, th
         row("  \(invariant.name)", "\(runs)")
     }
     if summary.deadlocks > 0 { row("  simulation deadlocked", "\(summary.deadlocks)") }
+    if checksDeterminism { row("  two runs differed", "\(summary.divergentRuns)") }
 }
 
 private func printFailures(_ summary: ExplorationSummary, duration: Duration, strategy: StrategyKind?, variant: LogicVariant) {
@@ -115,6 +122,7 @@ private func printFailures(_ summary: ExplorationSummary, duration: Duration, st
     for failure in summary.failures.prefix(10) {
         print("seed \(failure.seed):")
         if failure.deadlocked { print("  the simulation deadlocked") }
+        if let divergence = failure.divergence { print("  not deterministic: \(divergence)") }
         for violation in failure.violations { print("  \(violation)") }
         print("  replay: \(replayCommand(seed: failure.seed, duration: duration, strategy: strategy, variant: variant))")
     }

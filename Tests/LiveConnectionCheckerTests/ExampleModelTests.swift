@@ -85,6 +85,35 @@ struct ExampleModelTests {
         #expect(result.statistics.distinctStates == 1)
     }
 
+    @Test(
+        "a bounded search that misses a sometimes goal says so, without calling it a violation",
+        arguments: [CheckOptions.Strategy.breadthFirst, .depthFirst])
+    func boundedSearchIsNotAViolation(strategy: CheckOptions.Strategy) {
+        // The box is full only after three coins: depth 2 cannot get there, nor can 2 states.
+        var byDepth = CheckOptions()
+        byDepth.strategy = strategy
+        byDepth.maxDepth = 2
+        let shallow = ModelChecker(Turnstile()).run(byDepth)
+        #expect(shallow.violation == nil)
+        #expect(!shallow.passed)
+        #expect(shallow.notReachedWithinBound == ["full"])
+
+        var byStates = CheckOptions()
+        byStates.strategy = strategy
+        byStates.maxStates = 2
+        let small = ModelChecker(Turnstile()).run(byStates)
+        #expect(small.violation == nil)
+        #expect(small.notReachedWithinBound == ["full"])
+
+        // A bound the goal lies within passes; a real failure inside the bound stays one.
+        byDepth.maxDepth = 6
+        #expect(ModelChecker(Turnstile()).run(byDepth).passed)
+        byDepth.maxDepth = 2
+        #expect(ModelChecker(Turnstile(freeRide: true)).run(byDepth).violation?.property == "paid")
+        // An exhaustive search that never reaches the goal is a violation: the model cannot do it.
+        #expect(ModelChecker(Turnstile(jammed: true)).run(byDepth).violation?.kind == .sometimes)
+    }
+
     @Test("a turnstile that cannot relock fails its eventually property")
     func stuckTurnstileFailsEventually() throws {
         struct Stuck: Model {

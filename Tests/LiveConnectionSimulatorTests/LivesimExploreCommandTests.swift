@@ -21,6 +21,16 @@ struct LivesimExploreCommandTests {
         #expect(output.standardError.contains("explored 2/2 seeds, 0 failing"))
     }
 
+    @Test("--check-determinism runs every seed twice and reports how many differed", .enabled(if: built))
+    func checkDeterminism() throws {
+        let output = try LivesimTraceCommandTests.livesim([
+            "explore", "--seeds", "3..<5", "--duration", "2m", "--threads", "2", "--check-determinism",
+        ])
+        #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
+        #expect(output.standardOutput.contains("each seed twice (determinism)"))
+        #expect(output.standardOutput.range(of: #"\n  two runs differed +0\n"#, options: .regularExpression) != nil)
+    }
+
     @Test("malformed options exit 64 with the usage", .enabled(if: built), arguments: [
         ["--seeds", "ten"], ["--seeds", "5..<2"], ["--duration", "1 hour"], ["--strategy", "lifo"],
         ["--variant", "nope"], ["--threads", "0"], ["--bogus"],

@@ -51,4 +51,24 @@ struct SimulationRunTests {
         #expect(logged.invariantChecks == silent.invariantChecks)
         #expect(logged.jobsRun == silent.jobsRun)
     }
+
+    @Test("exploring with the determinism check runs each seed twice and finds the runs identical")
+    func determinismCheck() {
+        let explorer = Explorer(
+            seeds: 0..<4, generator: ScenarioGenerator(duration: .seconds(300)), threads: 2, checksDeterminism: true)
+        let summary = explorer.run()
+        #expect(summary.runs == 4)
+        #expect(summary.divergentRuns == 0)
+        #expect(summary.passed, "\(summary.failures.map { ($0.seed, $0.divergence ?? "") })")
+    }
+
+    @Test("the determinism comparison names the first line where two runs differ")
+    func divergenceIsFound() throws {
+        let generator = ScenarioGenerator(duration: .seconds(120))
+        let first = SimulationRun(generator.scenario(seed: 1)).run()
+        #expect(Explorer.divergence(first, SimulationRun(generator.scenario(seed: 1)).run()) == nil)
+        let other = SimulationRun(generator.scenario(seed: 2)).run()
+        let divergence = try #require(Explorer.divergence(first, other))
+        #expect(divergence.hasPrefix("log line "), "\(divergence)")
+    }
 }

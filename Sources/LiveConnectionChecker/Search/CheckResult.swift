@@ -43,15 +43,25 @@ public struct CheckResult<M: Model>: Sendable {
         case passed
         /// A property failed.
         case violated(Violation<M>)
+        /// Nothing failed, but the search stopped at a depth or state bound before these
+        /// `sometimes` goals were met: they may lie beyond the bound. Not a violation (the
+        /// model may well do these things) and not a pass (it was not shown to).
+        case notReachedWithinBound([String])
     }
 
     public var outcome: Outcome
     public var statistics: SearchStatistics
 
-    /// True when nothing failed.
+    /// True when nothing failed and every `sometimes` goal was reached.
     public var passed: Bool {
         if case .passed = outcome { return true }
         return false
+    }
+
+    /// The `sometimes` goals a bounded search did not reach (empty otherwise).
+    public var notReachedWithinBound: [String] {
+        if case .notReachedWithinBound(let names) = outcome { return names }
+        return []
     }
 
     /// The violation, if any.

@@ -78,15 +78,8 @@ final class DepthFirstSearch<M: Model> {
             if truncated { break }
         }
         statistics.exhausted = !truncated
-        for (bit, index) in evaluator.sometimes.enumerated() where reached & (1 << UInt64(bit)) == 0 {
-            let property = evaluator.properties[index]
-            return .violated(
-                Violation(
-                    property: property.name, kind: .sometimes,
-                    message: "no reachable state satisfies it (\(visited.count) states explored)",
-                    counterexample: Counterexample(initial: model.initialStates[0], steps: [])))
-        }
-        return .passed
+        statistics.distinctStates = visited.count
+        return evaluator.verdict(reached: reached, statistics: statistics, initial: model.initialStates[0])
     }
 
     /// Checks a newly reached state and pushes it if it must be explored.

@@ -45,6 +45,23 @@ struct PropertyEvaluator<M: Model>: Sendable {
     /// All `sometimes` properties reached, as a bit mask over ``sometimes``.
     var allReached: UInt64 { sometimes.count == 64 ? .max : (1 << UInt64(sometimes.count)) - 1 }
 
+    /// The verdict of a search that found no failing state: `reached` is the mask of the
+    /// `sometimes` goals met. An unmet goal is a violation only when the search covered the
+    /// whole reachable space (the model cannot do that thing); after a depth or state bound
+    /// it is "not reached within the bound" — the goal may lie just beyond it.
+    func verdict(reached: UInt64, statistics: SearchStatistics, initial: M.State) -> CheckResult<M>.Outcome {
+        let unreached = sometimes.enumerated().filter { reached & (1 << UInt64($0.offset)) == 0 }.map { properties[$0.element] }
+        guard let first = unreached.first else { return .passed }
+        guard statistics.exhausted && !statistics.depthBoundHit else {
+            return .notReachedWithinBound(unreached.map(\.name))
+        }
+        return .violated(
+            Violation(
+                property: first.name, kind: .sometimes,
+                message: "no reachable state satisfies it (\(statistics.distinctStates) states explored)",
+                counterexample: Counterexample(initial: initial, steps: [])))
+    }
+
     /// The first property (in declaration order) `state` violates: its index and message.
     /// `scratch` is the caller's buffer for the `eventually` searches, reused from state
     /// to state so that a search allocates nothing once the buffer has grown.

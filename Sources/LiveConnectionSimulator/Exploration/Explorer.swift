@@ -24,16 +24,20 @@ public struct Explorer: Sendable {
     public var threads: Int
     /// Keep at most this many failures (the first by seed) in the summary.
     public var failureLimit: Int
+    /// Run every seed twice, each with its full log, and count a seed whose two logs differ
+    /// by a single byte as a failure (the simulator's promise: same seed, same bytes).
+    public var checksDeterminism: Bool
 
     public init(
         seeds: Range<UInt64>, generator: ScenarioGenerator = ScenarioGenerator(), variant: LogicVariant = .correct,
-        threads: Int? = nil, failureLimit: Int = 100
+        threads: Int? = nil, failureLimit: Int = 100, checksDeterminism: Bool = false
     ) {
         self.seeds = seeds
         self.generator = generator
         self.variant = variant
         self.threads = max(1, threads ?? Self.processorCount)
         self.failureLimit = failureLimit
+        self.checksDeterminism = checksDeterminism
     }
 
     /// The cores this process may use.
@@ -55,9 +59,12 @@ public struct Explorer: Sendable {
                     let seed = next.add(1, ordering: .relaxed).oldValue
                     guard seed < seeds.upperBound else { break }
                     let scenario = generator.scenario(seed: seed)
-                    let result = SimulationRun(scenario, variant: variant, recordsLog: false).run()
-                    summary.add(result, failureLimit: failureLimit)
-                    let failures = result.passed ? failed.load(ordering: .relaxed) : failed.add(1, ordering: .relaxed).newValue
+                    let result = SimulationRun(scenario, variant: variant, recordsLog: checksDeterminism).run()
+                    let divergence =
+                        checksDeterminism
+                        ? Self.divergence(result, SimulationRun(scenario, variant: variant, recordsLog: true).run()) : nil
+                    summary.add(result, divergence: divergence, failureLimit: failureLimit)
+                    let failures = result.passed && divergence == nil ? failed.load(ordering: .relaxed) : failed.add(1, ordering: .relaxed).newValue
                     let count = finished.add(1, ordering: .relaxed).newValue
                     progress?(count, failures)
                 }
@@ -75,6 +82,24 @@ public struct Explorer: Sendable {
     }
 }
 
+extension Explorer {
+    /// Where two runs of the same scenario first differ (nil if their logs and counters
+    /// are identical): the first differing log line, numbered from 1.
+    public static func divergence(_ first: RunResult, _ second: RunResult) -> String? {
+        for (number, (a, b)) in zip(first.log, second.log).enumerated() where a != b {
+            return "log line \(number + 1) differs: \"\(a.prefix(200))\" then \"\(b.prefix(200))\""
+        }
+        if first.log.count != second.log.count {
+            return "the logs have \(first.log.count) and \(second.log.count) lines"
+        }
+        if first.jobsRun != second.jobsRun || first.invariantChecks != second.invariantChecks || first.inputs != second.inputs {
+            return "same log, but \(first.jobsRun)/\(second.jobsRun) jobs, \(first.invariantChecks)/\(second.invariantChecks) checks, "
+                + "\(first.inputs)/\(second.inputs) inputs"
+        }
+        return nil
+    }
+}
+
 /// What an exploration did and found, summed over its runs.
 ///
 /// ```swift
@@ -87,6 +112,8 @@ public struct ExplorationSummary: Sendable {
         public var seed: UInt64
         public var violations: [Violation]
         public var deadlocked: Bool
+        /// With ``Explorer/checksDeterminism``: where the seed's two runs differed.
+        public var divergence: String?
     }
 
     public var variant: String
@@ -99,6 +126,8 @@ public struct ExplorationSummary: Sendable {
     /// Runs that violated each invariant, in ``Invariant/all`` order.
     public var violatingRuns: [(invariant: Invariant, runs: Int)] = Invariant.all.map { ($0, 0) }
     public var deadlocks = 0
+    /// Seeds whose two runs differed (only counted with ``Explorer/checksDeterminism``).
+    public var divergentRuns = 0
     /// Failing runs (at most the limit), by seed.
     public var failures: [Failure] = []
     /// Failing runs, counted even beyond the limit.
@@ -106,7 +135,7 @@ public struct ExplorationSummary: Sendable {
 
     public init(variant: String) { self.variant = variant }
 
-    mutating func add(_ result: RunResult, failureLimit: Int) {
+    mutating func add(_ result: RunResult, divergence: String? = nil, failureLimit: Int) {
         runs += 1
         simulatedTime += result.simulatedTime
         faults = faults + result.faults
@@ -117,9 +146,13 @@ public struct ExplorationSummary: Sendable {
             violatingRuns[index].runs += 1
         }
         if result.deadlocked { deadlocks += 1 }
-        if !result.passed {
+        if divergence != nil { divergentRuns += 1 }
+        if !result.passed || divergence != nil {
             failureCount += 1
-            failures.append(Failure(seed: result.seed, violations: result.violations, deadlocked: result.deadlocked))
+            failures.append(
+                Failure(
+                    seed: result.seed, violations: result.violations, deadlocked: result.deadlocked,
+                    divergence: divergence))
             failures.sort { $0.seed < $1.seed }
             if failures.count > failureLimit { failures.removeLast() }
         }
@@ -135,6 +168,7 @@ public struct ExplorationSummary: Sendable {
         sum.inputs += other.inputs
         for index in sum.violatingRuns.indices { sum.violatingRuns[index].runs += other.violatingRuns[index].runs }
         sum.deadlocks += other.deadlocks
+        sum.divergentRuns += other.divergentRuns
         sum.failureCount += other.failureCount
         sum.failures = Array((sum.failures + other.failures).sorted { $0.seed < $1.seed }.prefix(failureLimit))
         return sum
@@ -145,6 +179,6 @@ public struct ExplorationSummary: Sendable {
         violatingRuns.first { $0.invariant == invariant }?.runs ?? 0
     }
 
-    /// No violation and no deadlock in any run.
+    /// No violation, no deadlock and no divergence in any run.
     public var passed: Bool { failureCount == 0 }
 }

@@ -56,8 +56,22 @@ public final class InvariantMonitor: Sendable {
         })
     }
 
-    /// The last checks, at the end of the run.
-    public func finish() { check() }
+    /// The last checks, at the end of the run; after it the timed invariants judge nothing.
+    ///
+    /// What happens after the end is the harness tearing the manager down (cancelling its
+    /// tasks, closing its socket from outside the machine), not the world the manager is
+    /// judged in: a close that arrives during the teardown sends a healthy manager to
+    /// waiting at the last instant, and calling that a liveness failure is a false alarm.
+    /// Safety invariants still watch every input. Calling it again does nothing.
+    public func finish() {
+        let now = clock.now
+        report(state.withLock { state in
+            guard !state.runEnded else { return false }
+            state.checkTime(now: now)
+            state.runEnded = true
+            return state.takeNewViolation()
+        })
+    }
 
     /// The first violation of each invariant, in the order they were found.
     public var violations: [Violation] { state.withLock { $0.violations } }

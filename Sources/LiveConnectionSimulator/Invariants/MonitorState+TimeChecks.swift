@@ -4,6 +4,7 @@ import LiveConnection
 // every scheduled action, and once at the end of the run.
 extension MonitorState {
     mutating func checkTime(now: VirtualClock.Instant) {
+        guard !runEnded else { return }
         checkDeadPeer(now: now)
         checkHeldSockets(now: now)
         checkLiveness(now: now)

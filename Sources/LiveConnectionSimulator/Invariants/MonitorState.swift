@@ -55,6 +55,8 @@ struct MonitorState {
 
     // Liveness.
     var healthySince: VirtualClock.Instant?
+    /// The run's last instant was judged (``InvariantMonitor/finish()``): time stopped counting.
+    var runEnded = false
 
     // Commands.
     var commandsChecked = 0

@@ -251,6 +251,15 @@ public final class SimulatedNetwork: Transport, Sendable {
         }
     }
 
+    /// Forgets every armed late callback (the run is over: a socket the harness closes
+    /// while its generation is live would deliver its "late" callback to that live
+    /// generation, which is no stale callback at all).
+    public func disarmLateCallbacks() {
+        state.withLock { state in
+            for index in state.links.indices { state.links[index].lateCallback = nil }
+        }
+    }
+
     /// The next client send completes only after the receive that follows it.
     public func delayNextSendCompletion() { state.withLock { $0.delayNextSend = true } }
 

@@ -40,6 +40,19 @@ struct LivesimCheckTraceTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
 
+    @Test(
+        "a bounded search never calls an unreached sometimes a violation: it exits 2 and says so",
+        .enabled(if: built), arguments: [["--depth", "3"], ["--max-states", "50"], ["--max-states", "50", "--dfs"]])
+    func boundedSearch(bound: [String]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        let result = try LivesimTraceCommandTests.livesim(["check", "--no-eventually", "--traces", directory.path] + bound)
+        #expect(result.status == 2, "\(bound): \(result.standardOutput)\(result.standardError)")
+        #expect(!result.standardOutput.contains("VIOLATION"))
+        #expect(result.standardOutput.contains("result: no violation; not reached within the bound: "))
+        #expect(result.standardOutput.contains("command-in-flight"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+    }
+
     @Test("an unknown variant is a usage error that names the known ones", .enabled(if: built))
     func unknownVariant() throws {
         let result = try LivesimTraceCommandTests.livesim(["check", "--variant", "nope"])
