@@ -32,7 +32,7 @@ import Testing
 @discardableResult
 public func simulate<Value: Sendable>(
     seed: UInt64,
-    strategy: TraceStrategy? = nil,
+    strategy: StrategyChoice? = nil,
     timeLimit: Duration = .seconds(3600),
     configuration: ConnectionConfiguration = ConnectionConfiguration(),
     name: String? = nil,

@@ -72,12 +72,13 @@ public final class SimulationWorld: Sendable {
     }
 
     /// The run so far as a trace.
-    func trace(strategy: TraceStrategy, timeLimit: Duration, name: String) -> Trace {
+    func trace(strategy: StrategyChoice, timeLimit: Duration, name: String) -> Trace {
         record.withLock { record in
             Trace(
-                seed: seed, generator: GeneratorID(name: name, version: 1), strategy: strategy,
-                configuration: configuration, duration: timeLimit, schedule: record.schedule,
-                observed: record.observed)
+                scenario: Scenario(
+                    seed: seed, configuration: configuration, strategy: strategy, duration: timeLimit,
+                    schedule: record.schedule, managerSeed: seed),
+                generator: GeneratorID(name: name, version: 1), observed: record.observed)
         }
     }
 }

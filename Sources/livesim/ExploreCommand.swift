@@ -28,7 +28,7 @@ extension Command {
         run: { arguments in
             let seeds = try arguments.option("--seeds", parse: parseSeeds) ?? 0..<ExploreDefaults.seeds
             let duration = try arguments.option("--duration", parse: parseDuration) ?? .seconds(3600)
-            let strategy = try arguments.option("--strategy", parse: { StrategyKind(rawValue: $0) })
+            let strategy = try arguments.option("--strategy", parse: { StrategyChoice.Kind(rawValue: $0) })
             let variant = try arguments.option("--variant", parse: { LogicVariant.named($0) }) ?? .correct
             let threads = try arguments.option("--threads", parse: { Int($0).flatMap { $0 > 0 ? $0 : nil } })
             let traces = try arguments.option("--traces") ?? "Traces"
@@ -47,7 +47,7 @@ enum ExploreDefaults {
 }
 
 private func exploreMain(
-    seeds: Range<UInt64>, duration: Duration, strategy: StrategyKind?, variant: LogicVariant, threads: Int?,
+    seeds: Range<UInt64>, duration: Duration, strategy: StrategyChoice.Kind?, variant: LogicVariant, threads: Int?,
     traces: String, checksDeterminism: Bool
 ) -> Int32 {
     let explorer = Explorer(
@@ -110,7 +110,7 @@ private func printSummary(_ summary: ExplorationSummary, wallSeconds: Double, th
     if checksDeterminism { row("  two runs differed", "\(summary.divergentRuns)") }
 }
 
-private func printFailures(_ summary: ExplorationSummary, duration: Duration, strategy: StrategyKind?, variant: LogicVariant) {
+private func printFailures(_ summary: ExplorationSummary, duration: Duration, strategy: StrategyChoice.Kind?, variant: LogicVariant) {
     print("\nfailing seeds, by invariant (the first 20 of each)")
     for invariant in Invariant.all {
         let seeds = summary.failures.filter { $0.violations.contains { $0.invariant == invariant } }.map(\.seed)
@@ -129,7 +129,7 @@ private func printFailures(_ summary: ExplorationSummary, duration: Duration, st
 }
 
 /// The one-line command that re-runs a seed exactly (the options that shaped its scenario included).
-func replayCommand(seed: UInt64, duration: Duration, strategy: StrategyKind?, variant: LogicVariant) -> String {
+func replayCommand(seed: UInt64, duration: Duration, strategy: StrategyChoice.Kind?, variant: LogicVariant) -> String {
     var words = ["swift run livesim replay --seed \(seed)"]
     if variant != .correct { words.append("--variant \(variant.name)") }
     if duration != .seconds(3600) { words.append("--duration \(formatDuration(duration))") }

@@ -22,7 +22,7 @@ extension Command {
             let seed = try arguments.option("--seed") { UInt64($0) }
             let variantName = try arguments.option("--variant")
             let duration = try arguments.option("--duration", parse: parseDuration)
-            let strategy = try arguments.option("--strategy", parse: { StrategyKind(rawValue: $0) })
+            let strategy = try arguments.option("--strategy", parse: { StrategyChoice.Kind(rawValue: $0) })
             let quiet = arguments.flag("--quiet")
             let output = try arguments.option("--write")
             let file = arguments.optionalPositional()
@@ -72,7 +72,7 @@ extension Command {
                 for violation in result.violations { print("violation: \(violation)") }
             }
             if let output {
-                trace.strategy = replay.strategy
+                trace.scenario.strategy = replay.strategy
                 trace.observed = result.observedEvents
                 try TraceLibrary.write(trace, toFile: output)
                 print("wrote \(output)")

@@ -31,7 +31,7 @@ extension Command {
             let variantName = try arguments.option("--variant")
             let invariantName = try arguments.option("--invariant")
             let duration = try arguments.option("--duration", parse: parseDuration)
-            let strategy = try arguments.option("--strategy", parse: { StrategyKind(rawValue: $0) })
+            let strategy = try arguments.option("--strategy", parse: { StrategyChoice.Kind(rawValue: $0) })
             let budget = try arguments.option("--budget") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 2_000
             let directory = try arguments.option("--out") ?? "Traces"
             let file = arguments.optionalPositional()
@@ -58,7 +58,7 @@ extension Command {
             case (let path?, nil, nil):
                 let trace = try TraceFile(path: path).trace
                 variant = try trace.logicVariant()
-                let scenario = try trace.scenario()
+                let scenario = trace.scenario
                 (count, candidate) = (1, { _ in scenario })
             case (nil, let seed?, nil): (count, candidate) = (1, { _ in generator.scenario(seed: seed) })
             case (nil, nil, let range?):

@@ -65,7 +65,7 @@ struct CounterexampleTraceTests {
         let parsed = try Trace(parsing: written.trace.encode())
         #expect(parsed == written.trace)
         let expectation = try #require(parsed.expectation)
-        let result = SimulationRun(try parsed.scenario(), variant: try parsed.logicVariant()).run()
+        let result = SimulationRun(parsed.scenario, variant: try parsed.logicVariant()).run()
         #expect(result.satisfies(expectation))
     }
 
@@ -77,14 +77,14 @@ struct CounterexampleTraceTests {
         _ = try second.settle()
         #expect(first.trace.encode() == second.trace.encode())
         // The race needs a schedule other than FIFO; the search finds the same one each time.
-        #expect(first.trace.strategy != .fifo)
+        #expect(first.trace.scenario.strategy != .fifo)
     }
 
     @Test("the manager draws the counterexample's delays: its boundary words lead the random source")
     func drawsAreTheCounterexamples() throws {
         // connect, handshake 503 [lowest], retry, opened, flushed, close 1000 [highest].
         let written = try Self.written("never-resets-backoff")
-        #expect(written.trace.managerWords == [BoundaryRandom.Draw.lowest.word, BoundaryRandom.Draw.highest.word])
+        #expect(written.trace.scenario.managerWords == [BoundaryRandom.Draw.lowest.word, BoundaryRandom.Draw.highest.word])
         let lines = written.trace.encode().split(separator: "\n")
         #expect(lines.contains("manager-words: 1 18446744073709551615"))
         #expect(lines.contains("1ms fail-handshakes status=503"))
@@ -94,7 +94,7 @@ struct CounterexampleTraceTests {
     func intentBeforeHandshake() throws {
         // connect, subscribe (while connecting), opened, flushed.
         let written = try Self.written("skips-resubscribe")
-        let schedule = written.trace.schedule.map(\.traceLine)
+        let schedule = written.trace.scenario.schedule.map(\.traceLine)
         let subscribe = try #require(schedule.firstIndex(of: "0ms subscribe alpha"))
         let release = try #require(schedule.firstIndex(of: "2ms hang-handshakes off"))
         #expect(subscribe < release)
@@ -104,7 +104,7 @@ struct CounterexampleTraceTests {
     /// The trace without what depends on the build's executor: its strategy and observed run.
     static func buildNeutral(_ trace: Trace) -> String {
         var neutral = trace
-        neutral.strategy = .fifo
+        neutral.scenario.strategy = .fifo
         neutral.observed = []
         return neutral.encode()
     }

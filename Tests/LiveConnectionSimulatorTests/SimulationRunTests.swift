@@ -32,10 +32,10 @@ struct SimulationRunTests {
         #expect(first.faults == second.faults)
     }
 
-    @Test("every strategy runs the same scenario deterministically", arguments: StrategyKind.allCases)
-    func strategies(kind: StrategyKind) {
+    @Test("every strategy runs the same scenario deterministically", arguments: StrategyChoice.Kind.allCases)
+    func strategies(kind: StrategyChoice.Kind) {
         let scenario = ScenarioGenerator(duration: .seconds(600), strategy: kind).scenario(seed: 5)
-        #expect(scenario.strategy.name == kind.rawValue)
+        #expect(scenario.strategy.kind == kind)
         let first = SimulationRun(scenario).run()
         #expect(first.log == SimulationRun(scenario).run().log)
         #expect(!first.deadlocked)

@@ -34,7 +34,7 @@ struct TraceDeterminismTests {
     @Test("a trace replays to the same observed lines as the run it was made from", arguments: [1, 2, 3] as [UInt64])
     func replayMatchesRecording(seed: UInt64) throws {
         let recorded = try Trace(parsing: Self.trace(seed: seed, variant: .correct))
-        let replayed = SimulationRun(try recorded.scenario(), variant: try recorded.logicVariant()).run()
+        let replayed = SimulationRun(recorded.scenario, variant: try recorded.logicVariant()).run()
         #expect(replayed.observedEvents == recorded.observed)
     }
 

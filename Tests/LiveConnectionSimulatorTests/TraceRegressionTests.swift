@@ -29,7 +29,7 @@ struct TraceRegressionTests {
         // Recorded in this build: the trace's own strategy, nothing re-settled. In the other
         // build (CI runs both), the replay says so.
         #expect((replay.note == nil) == (trace.observedBuild == .current), "\(file): \(replay.note ?? "")")
-        if trace.observedBuild == .current { #expect(replay.strategy == trace.strategy) }
+        if trace.observedBuild == .current { #expect(replay.strategy == trace.scenario.strategy) }
     }
 
     @Test("every committed trace says which build recorded it", arguments: files)
@@ -55,10 +55,10 @@ struct TraceRegressionTests {
                 // `livesim check` names a counterexample after the variant and the model's property.
                 #expect(file.hasPrefix("checker-\(trace.variant ?? "correct")-"))
             } else {
-                #expect(file == TraceLibrary.fileName(invariant: invariant, seed: trace.seed))
+                #expect(file == TraceLibrary.fileName(invariant: invariant, seed: trace.scenario.seed))
             }
         }
-        #expect(trace.schedule.count <= 10, "\(file) has \(trace.schedule.count) actions")
+        #expect(trace.scenario.schedule.count <= 10, "\(file) has \(trace.scenario.schedule.count) actions")
     }
 
     @Test("the three planted bugs each have a committed counterexample")

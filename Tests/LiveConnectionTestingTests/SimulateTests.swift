@@ -43,8 +43,8 @@ struct SimulateTests {
         #expect(first.order == second.order)
         #expect(first.trace == second.trace)
         let trace = try Trace(parsing: first.trace)
-        #expect(trace.seed == seed)
-        #expect(trace.schedule == [ScheduledAction(at: .zero, .resetConnection)])
+        #expect(trace.scenario.seed == seed)
+        #expect(trace.scenario.schedule == [ScheduledAction(at: .zero, .resetConnection)])
         #expect(trace.observed.count == 6)
         #expect(trace.observed.map(\.at) == trace.observed.map(\.at).sorted())
     }
@@ -180,7 +180,7 @@ struct SimulationWorldTests {
         #expect(phases.first == "phase idle")
         #expect(phases.contains("phase open"))
         #expect(phases.last?.contains("reason=\"error ECONNRESET\"") == true, "\(phases)")
-        let schedule = try #require(recorder.entries.first).trace.schedule
+        let schedule = try #require(recorder.entries.first).trace.scenario.schedule
         #expect(schedule.map(\.action) == [.subscribe("room"), .connect(endpoint: 0), .resetConnection])
         #expect(schedule[2].at == .seconds(1), "open at 0 ms (no latency), then one second")
     }
@@ -198,6 +198,6 @@ struct SimulationWorldTests {
                 }
             }
         }
-        #expect(recorder.entries.first?.trace.schedule == [])
+        #expect(recorder.entries.first?.trace.scenario.schedule == [])
     }
 }

@@ -42,18 +42,18 @@ public struct CounterexampleTrace: Sendable {
     /// the most (FIFO on a tie). Deterministic: the same counterexample settles the same way.
     public mutating func settle(schedules: UInt64 = 256) throws(TraceReplayError) -> CounterexampleReplay {
         var best = try replay()
-        var bestStrategy = TraceStrategy.fifo
+        var bestStrategy = StrategyChoice.fifo
         var seed: UInt64 = 1
         while !best.followed, seed <= schedules {
-            trace.strategy = .random(seed: seed)
+            trace.scenario.strategy = .random(seed: seed)
             let candidate = try replay()
             if candidate.matched > best.matched {
                 best = candidate
-                bestStrategy = trace.strategy
+                bestStrategy = trace.scenario.strategy
             }
             seed += 1
         }
-        trace.strategy = bestStrategy
+        trace.scenario.strategy = bestStrategy
         trace.expectation = best.expectation
         trace.observed = best.observed
         return best
@@ -62,7 +62,7 @@ public struct CounterexampleTrace: Sendable {
     /// Runs the trace in the simulator and compares what the shell's machine received with
     /// the counterexample.
     public func replay() throws(TraceReplayError) -> CounterexampleReplay {
-        let result = SimulationRun(try trace.scenario(), variant: try trace.logicVariant()).run()
+        let result = SimulationRun(trace.scenario, variant: try trace.logicVariant()).run()
         let received = result.log.compactMap(Self.input(ofLogLine:))
         var matched = 0
         for input in received where matched < expectedInputs.count && input == expectedInputs[matched] {
@@ -137,12 +137,11 @@ extension ConnectionModel {
             }
             return input.description
         }
-        let trace = Trace(
-            seed: 0, generator: Self.traceGenerator, strategy: .fifo, configuration: configuration,
-            duration: realizer.end, managerSeed: 0,
-            managerWords: steps.flatMap(\.words), logCapacity: 1_000,
-            feedTopic: codebook.topics.first ?? "feed", variant: variant == .correct ? nil : variant.name,
-            schedule: realizer.schedule)
+        let scenario = Scenario(
+            seed: 0, configuration: configuration, strategy: .fifo, duration: realizer.end,
+            schedule: realizer.schedule, managerSeed: 0, managerWords: steps.flatMap(\.words), logCapacity: 1_000,
+            feedTopic: codebook.topics.first ?? "feed")
+        let trace = Trace(scenario: scenario, generator: Self.traceGenerator, variant: variant)
         return CounterexampleTrace(
             trace: trace, property: violation.property, expectedInputs: expected, gaps: realizer.gaps)
     }

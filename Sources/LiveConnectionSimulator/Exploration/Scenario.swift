@@ -39,7 +39,7 @@ public struct Scenario: Hashable, Sendable {
 
     public init(
         seed: UInt64, configuration: ConnectionConfiguration, strategy: StrategyChoice, duration: Duration,
-        faults: FaultMix, schedule: [ScheduledAction], managerSeed: UInt64, managerWords: [UInt64] = [],
+        faults: FaultMix = FaultMix(rates: []), schedule: [ScheduledAction], managerSeed: UInt64, managerWords: [UInt64] = [],
         logCapacity: Int = 1_000, feedTopic: String = "feed"
     ) {
         self.managerWords = managerWords
@@ -58,38 +58,4 @@ public struct Scenario: Hashable, Sendable {
     public static func endpoint(_ index: Int) -> Endpoint {
         Endpoint(url: URL(string: "ws://server-\(index).sim/live")!)
     }
-}
-
-/// The executor's scheduling strategy, as data (so a scenario can be stored and compared).
-///
-/// ```swift
-/// let choice = StrategyChoice.pct(seed: 9, depth: 3)
-/// choice.name   // "pct"
-/// ```
-public enum StrategyChoice: Hashable, Sendable, CustomStringConvertible {
-    case fifo
-    case random(seed: UInt64)
-    case pct(seed: UInt64, depth: Int)
-
-    /// The command-line name: fifo, random, pct.
-    public var name: String {
-        switch self {
-        case .fifo: "fifo"
-        case .random: "random"
-        case .pct: "pct"
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .fifo: "fifo"
-        case .random(let seed): "random(seed \(seed))"
-        case .pct(let seed, let depth): "pct(seed \(seed), depth \(depth))"
-        }
-    }
-}
-
-/// Which strategy the generator gives each seed.
-public enum StrategyKind: String, Hashable, Sendable, CaseIterable {
-    case fifo, random, pct
 }

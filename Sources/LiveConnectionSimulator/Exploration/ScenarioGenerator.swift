@@ -17,14 +17,14 @@ public struct ScenarioGenerator: Sendable {
     /// The length of every generated run.
     public var duration: Duration
     /// The executor strategy; nil lets the seed choose.
-    public var strategy: StrategyKind?
+    public var strategy: StrategyChoice.Kind?
     /// Fix the fault mix instead of drawing a swarm (nil: swarm).
     public var faults: FaultMix?
     /// Fix the manager's configuration instead of drawing one of ``configurations`` (nil: draw).
     public var configuration: ConnectionConfiguration?
 
     public init(
-        duration: Duration = .seconds(3600), strategy: StrategyKind? = nil, faults: FaultMix? = nil,
+        duration: Duration = .seconds(3600), strategy: StrategyChoice.Kind? = nil, faults: FaultMix? = nil,
         configuration: ConnectionConfiguration? = nil
     ) {
         self.duration = duration
@@ -71,13 +71,8 @@ public struct ScenarioGenerator: Sendable {
             ? 10_000 : Int(configurationRandom.uniform(in: 3...40))
 
         let mix = faults ?? FaultMix.swarm(using: &swarmRandom)
-        let kind = strategy ?? StrategyKind.allCases[Int(configurationRandom.uniform(below: 3))]
-        let choice: StrategyChoice =
-            switch kind {
-            case .fifo: .fifo
-            case .random: .random(seed: strategySeed)
-            case .pct: .pct(seed: strategySeed, depth: 3)
-            }
+        let kind = strategy ?? StrategyChoice.Kind.allCases[Int(configurationRandom.uniform(below: 3))]
+        let choice = StrategyChoice.generated(kind, seed: strategySeed)
         let schedule = ScheduleBuilder(configuration: configuration, duration: duration, feedTopic: "feed")
             .schedule(for: mix, using: &scheduleRandom)
         return Scenario(

@@ -38,14 +38,10 @@ public struct SimulationRun: Sendable {
 
     /// Runs the scenario to its end (or its first violation) and returns what happened.
     public func run() -> RunResult {
-        switch scenario.strategy {
-        case .fifo: run(strategy: FIFOScheduling())
-        case .random(let seed): run(strategy: RandomScheduling(seed: seed))
-        case .pct(let seed, let depth): run(strategy: PCTScheduling(seed: seed, depth: depth))
-        }
+        scenario.strategy.withStrategy { run(strategy: $0) }
     }
 
-    private func run<Strategy: SchedulingStrategy>(strategy: Strategy) -> RunResult {
+    private func run(strategy: some SchedulingStrategy) -> RunResult {
         typealias Job = @Sendable () async -> Void
         let scenario = self.scenario
         let clock = VirtualClock()

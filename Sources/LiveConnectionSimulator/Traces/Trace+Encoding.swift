@@ -11,7 +11,7 @@ extension Trace {
         var lines = ["livesim-trace \(Self.formatVersion)"]
         for (key, value) in headerLines { lines.append("\(key): \(value)") }
         lines.append("schedule:")
-        for action in schedule { lines.append(action.traceLine) }
+        for action in scenario.schedule { lines.append(action.traceLine) }
         if !observed.isEmpty {
             lines.append("observed:")
             for event in observed { lines.append(event.traceLine) }
@@ -22,16 +22,18 @@ extension Trace {
     /// The header as (key, value) pairs, in the order they are written.
     var headerLines: [(key: String, value: String)] {
         var lines: [(key: String, value: String)] = [
-            ("seed", "\(seed)"),
+            ("seed", "\(scenario.seed)"),
             ("generator", generator.description),
-            ("strategy", strategy.description),
+            ("strategy", scenario.strategy.description),
         ]
-        lines += configuration.traceHeaderLines
-        lines.append(("duration", duration.traceFormatted))
-        lines.append(("manager-seed", "\(managerSeed)"))
-        if !managerWords.isEmpty { lines.append(("manager-words", managerWords.map(String.init).joined(separator: " "))) }
-        lines.append(("log-capacity", "\(logCapacity)"))
-        lines.append(("feed-topic", TraceToken.word(feedTopic)))
+        lines += scenario.configuration.traceHeaderLines
+        lines.append(("duration", scenario.duration.traceFormatted))
+        lines.append(("manager-seed", "\(scenario.managerSeed)"))
+        if !scenario.managerWords.isEmpty {
+            lines.append(("manager-words", scenario.managerWords.map(String.init).joined(separator: " ")))
+        }
+        lines.append(("log-capacity", "\(scenario.logCapacity)"))
+        lines.append(("feed-topic", TraceToken.word(scenario.feedTopic)))
         if let variant { lines.append(("variant", TraceToken.word(variant))) }
         if let expectation { lines.append(("expect", expectation.description)) }
         if let observedBuild, !observed.isEmpty { lines.append(("observed-build", observedBuild.description)) }

@@ -84,7 +84,7 @@ private struct TraceReader {
             }
             schedule.append(action)
         }
-        trace.schedule = schedule
+        trace.scenario.schedule = schedule
         trace.observed = observed
         // The file says which build its events came from (assigning them stamped this one).
         trace.observedBuild = observed.isEmpty ? nil : try header.observedBuild()
@@ -194,18 +194,18 @@ private struct Header {
         for key in ConnectionConfiguration.traceHeaderKeys {
             try field(key) { (value) throws(LineProblem) in try configuration.setTraceField(key, to: value) }
         }
-        return Trace(
-            seed: try field("seed") { (value) throws(LineProblem) in
-                try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self)
-            },
-            generator: try field("generator", Self.generator),
-            strategy: try field("strategy", Self.strategy),
-            configuration: configuration,
+        let seed = try field("seed") { (value) throws(LineProblem) in
+            try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self)
+        }
+        let generator = try field("generator", Self.generator)
+        let scenario = Scenario(
+            seed: seed, configuration: configuration, strategy: try field("strategy", Self.strategy),
             duration: try field("duration") { (value) throws(LineProblem) in
                 let duration = try TraceToken.duration(value)
                 guard duration > .zero else { throw LineProblem("the duration must be positive") }
                 return duration
             },
+            schedule: [],
             managerSeed: try field("manager-seed") { (value) throws(LineProblem) in
                 try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self)
             },
@@ -217,7 +217,9 @@ private struct Header {
             },
             feedTopic: try field("feed-topic") { (value) throws(LineProblem) in
                 try Self.singleWord(value, "'feed-topic'")
-            },
+            })
+        return Trace(
+            scenario: scenario, generator: generator,
             variant: try optionalField("variant") { (value) throws(LineProblem) in
                 try Self.singleWord(value, "'variant'")
             },
@@ -258,10 +260,10 @@ private struct Header {
         return GeneratorID(name: name, version: version)
     }
 
-    static func strategy(_ value: String) throws(LineProblem) -> TraceStrategy {
+    static func strategy(_ value: String) throws(LineProblem) -> StrategyChoice {
         var fields = TraceFields(try TraceToken.tokenize(value), context: "'strategy'")
         let name = try fields.positional("a strategy name")
-        let strategy: TraceStrategy
+        let strategy: StrategyChoice
         switch name {
         case "fifo":
             strategy = .fifo

@@ -17,7 +17,8 @@ extension Trace {
     /// failing that, the one that follows them longest). ``TraceReplay/note`` says so.
     public func replay(schedules: UInt64 = 256) throws(TraceReplayError) -> TraceReplay {
         let variant = try logicVariant()
-        let recorded = try run(strategy, variant)
+        let strategy = scenario.strategy
+        let recorded = run(strategy, variant)
         guard let observedBuild, observedBuild != .current else {
             return TraceReplay(result: recorded, strategy: strategy, note: nil)
         }
@@ -29,9 +30,9 @@ extension Trace {
                 note: "\(mismatch): `\(strategy)` still gives the manager the recorded \(wanted.count) inputs in order")
         }
         var best = (result: recorded, strategy: strategy, followed: Self.commonPrefix(Self.inputs(of: recorded), wanted))
-        let candidates = [TraceStrategy.fifo] + (1...max(schedules, 1)).map(TraceStrategy.random(seed:))
+        let candidates = [StrategyChoice.fifo] + (1...max(schedules, 1)).map(StrategyChoice.random(seed:))
         for candidate in candidates where candidate != strategy {
-            let result = try run(candidate, variant)
+            let result = run(candidate, variant)
             let inputs = Self.inputs(of: result)
             if inputs == wanted {
                 return TraceReplay(
@@ -49,10 +50,10 @@ extension Trace {
                 + "\(best.followed) of \(wanted.count) — the verdict may differ from the recording")
     }
 
-    private func run(_ strategy: TraceStrategy, _ variant: LogicVariant) throws(TraceReplayError) -> RunResult {
-        var trace = self
-        trace.strategy = strategy
-        return SimulationRun(try trace.scenario(), variant: variant).run()
+    private func run(_ strategy: StrategyChoice, _ variant: LogicVariant) -> RunResult {
+        var scenario = self.scenario
+        scenario.strategy = strategy
+        return SimulationRun(scenario, variant: variant).run()
     }
 
     private static func inputs(of result: RunResult) -> [String] {
@@ -70,7 +71,7 @@ public struct TraceReplay: Sendable {
     /// The run (judge it with `result.satisfies(expectation)`).
     public var result: RunResult
     /// The strategy the run used: the trace's own, unless it was re-settled for this build.
-    public var strategy: TraceStrategy
+    public var strategy: StrategyChoice
     /// Set when the trace was recorded in the other build; one line for the user.
     public var note: String?
 }

@@ -1,14 +1,15 @@
-public import LiveConnection
+import LiveConnection
 
-/// A simulation run written down: the seed, how its schedule was made, the configuration,
-/// and the external actions at their virtual times, so anyone can run it again.
+/// A simulation run written down: a ``Scenario`` plus its provenance (which generator made
+/// it, which variant ran, what replaying it must show, what one run did), so anyone can
+/// run it again.
 ///
 /// ```swift
-/// var trace = Trace(seed: 42, generator: GeneratorID(name: "swarm", version: 1),
-///                   strategy: .random(seed: 42), configuration: configuration,
-///                   duration: .seconds(60))
-/// trace.schedule = [ScheduledAction(at: .zero, .connect(endpoint: 0)),
-///                   ScheduledAction(at: .seconds(3), .resetConnection)]
+/// var scenario = Scenario(seed: 42, configuration: configuration, strategy: .random(seed: 42),
+///                         duration: .seconds(60), schedule: [], managerSeed: 42)
+/// scenario.schedule = [ScheduledAction(at: .zero, .connect(endpoint: 0)),
+///                      ScheduledAction(at: .seconds(3), .resetConnection)]
+/// let trace = Trace(scenario: scenario, generator: GeneratorID(name: "swarm", version: 1))
 /// let text = trace.encode()                 // "livesim-trace 1\nseed: 42\n…\n3000ms reset\n"
 /// let again = try Trace(parsing: text)      // == trace
 /// ```
@@ -22,33 +23,19 @@ public struct Trace: Hashable, Sendable {
     /// The version this build writes and the only one it reads.
     public static let formatVersion = 1
 
-    /// The seed everything random in the run derives from.
-    public var seed: UInt64
+    /// What runs: seed, strategy, configuration, duration, the manager's random source,
+    /// the server's log, and the external actions ordered by time (actions at the same
+    /// time keep their order). A trace does not keep the swarm's ``Scenario/faults``
+    /// description (only the schedule runs), so it is always empty here.
+    public var scenario: Scenario {
+        didSet { Self.sortStably(&scenario.schedule) }
+    }
     /// Which scenario generator (and which version of it) made the schedule from the seed.
     public var generator: GeneratorID
-    /// How the executor picked among ready jobs.
-    public var strategy: TraceStrategy
-    /// The manager's configuration, every field.
-    public var configuration: ConnectionConfiguration
-    /// How much virtual time the run lasts.
-    public var duration: Duration
-    /// The seed of the manager's own random source (its backoff draws).
-    public var managerSeed: UInt64
-    /// Words the manager's random source answers first, before it continues from
-    /// ``managerSeed``: a model checker's chosen backoff draws (empty: none).
-    public var managerWords: [UInt64]
-    /// How many broadcasts the simulated server keeps for resume.
-    public var logCapacity: Int
-    /// The topic the scenario's broadcasts go to.
-    public var feedTopic: String
     /// The deliberately broken manager variant the run used, if any.
     public var variant: String?
     /// What replaying this trace must show (committed traces in `Traces/` all say).
     public var expectation: Expectation?
-    /// The external actions, ordered by time; actions at the same time keep their order.
-    public var schedule: [ScheduledAction] {
-        didSet { Self.sortStably(&schedule) }
-    }
     /// What one run of this trace did, for diffing and for replaying in another build.
     ///
     /// Setting it stamps ``observedBuild`` with this build: the events are what this
@@ -60,27 +47,21 @@ public struct Trace: Hashable, Sendable {
     /// written before builds were recorded).
     public var observedBuild: BuildMode?
 
+    /// The trace of a scenario: everything a ``SimulationRun`` needs to run it again.
+    ///
+    /// The scenario's ``FaultMix`` describes how the schedule was drawn; only the schedule
+    /// runs, so the trace keeps the schedule and not the mix.
     public init(
-        seed: UInt64, generator: GeneratorID, strategy: TraceStrategy, configuration: ConnectionConfiguration,
-        duration: Duration, managerSeed: UInt64? = nil, managerWords: [UInt64] = [], logCapacity: Int = 1_000,
-        feedTopic: String = "feed",
-        variant: String? = nil, expectation: Expectation? = nil,
-        schedule: [ScheduledAction] = [], observed: [ObservedEvent] = []
+        scenario: Scenario, generator: GeneratorID, variant: String? = nil, expectation: Expectation? = nil,
+        observed: [ObservedEvent] = []
     ) {
-        self.seed = seed
+        var scenario = scenario
+        scenario.faults = FaultMix(rates: [])
+        Self.sortStably(&scenario.schedule)
+        self.scenario = scenario
         self.generator = generator
-        self.strategy = strategy
-        self.configuration = configuration
-        self.duration = duration
-        self.managerSeed = managerSeed ?? seed
-        self.managerWords = managerWords
-        self.logCapacity = logCapacity
-        self.feedTopic = feedTopic
         self.variant = variant
         self.expectation = expectation
-        var sorted = schedule
-        Self.sortStably(&sorted)
-        self.schedule = sorted
         self.observed = observed
         self.observedBuild = observed.isEmpty ? nil : .current
     }
@@ -113,36 +94,6 @@ public struct GeneratorID: Hashable, Sendable, CustomStringConvertible {
     public static let handWritten = GeneratorID(name: "hand-written", version: 1)
 
     public var description: String { "\(TraceToken.word(name)) \(version)" }
-}
-
-/// The scheduling strategy of a run, with everything needed to rebuild it.
-///
-/// ```swift
-/// TraceStrategy.pct(seed: 9, depth: 3, expectedSteps: 10_000).description
-/// // "pct seed=9 depth=3 steps=10000"
-/// ```
-public enum TraceStrategy: Hashable, Sendable, CustomStringConvertible {
-    case fifo
-    case random(seed: UInt64)
-    case pct(seed: UInt64, depth: Int, expectedSteps: Int)
-
-    public var description: String {
-        switch self {
-        case .fifo: "fifo"
-        case .random(let seed): "random seed=\(seed)"
-        case .pct(let seed, let depth, let steps): "pct seed=\(seed) depth=\(depth) steps=\(steps)"
-        }
-    }
-
-    /// Runs `body` with this strategy: the one place the trace's spelling meets the kernel.
-    public func withStrategy<Result>(_ body: (any SchedulingStrategy) throws -> Result) rethrows -> Result {
-        switch self {
-        case .fifo: try body(FIFOScheduling())
-        case .random(let seed): try body(RandomScheduling(seed: seed))
-        case .pct(let seed, let depth, let steps):
-            try body(PCTScheduling(seed: seed, depth: depth, expectedSteps: steps))
-        }
-    }
 }
 
 /// What a committed trace says replaying it must show.

@@ -106,7 +106,7 @@ struct ArbitraryTraces {
         return configuration
     }
 
-    mutating func strategy() -> TraceStrategy {
+    mutating func strategy() -> StrategyChoice {
         switch int(0...2) {
         case 0: .fifo
         case 1: .random(seed: random.nextWord())
@@ -128,23 +128,20 @@ struct ArbitraryTraces {
     }
 
     mutating func trace() -> Trace {
-        Trace(
-            seed: random.nextWord(),
+        let scenario = Scenario(
+            seed: random.nextWord(), configuration: configuration(), strategy: strategy(),
+            duration: positiveDuration(), schedule: schedule(), managerSeed: random.nextWord(),
+            managerWords: (0..<int(0...3)).map { _ in random.nextWord() }, logCapacity: int(0...5000),
+            feedTopic: text())
+        return Trace(
+            scenario: scenario,
             generator: GeneratorID(name: pick(["swarm", "hand-written", "model checker", "x"]), version: int(0...9)),
-            strategy: strategy(),
-            configuration: configuration(),
-            duration: positiveDuration(),
-            managerSeed: random.nextWord(),
-            managerWords: (0..<int(0...3)).map { _ in random.nextWord() },
-            logCapacity: int(0...5000),
-            feedTopic: text(),
             variant: random.chance(0.5)
                 ? nil : pick(["skips-resubscribe", "ignores generation", "never-resets-backoff"]),
             expectation: random.chance(0.3)
                 ? nil
                 : (random.chance(0.5)
                     ? .pass : .violation(pick(["at-most-one-live-transport", "resubscribe before open"]))),
-            schedule: schedule(),
             observed: random.chance(0.5) ? [] : observed())
     }
 }

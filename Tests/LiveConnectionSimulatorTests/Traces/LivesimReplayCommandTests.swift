@@ -59,7 +59,7 @@ struct LivesimReplayCommandTests {
         let file = try #require(files.first)
         #expect(file.lastPathComponent.hasPrefix("resubscribe-before-open-seed"))
         let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
-        #expect(trace.schedule.count <= 10)
+        #expect(trace.scenario.schedule.count <= 10)
         let replay = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
         #expect(replay.status == 0)
     }
@@ -76,6 +76,6 @@ struct LivesimReplayCommandTests {
         #expect(result.standardOutput.contains("replay: swift run livesim replay \(directory)/\(file.lastPathComponent)"))
         let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
         #expect(trace.variant == "ignores-generations")
-        #expect(trace.schedule.count <= 10, "\(trace.encode())")
+        #expect(trace.scenario.schedule.count <= 10, "\(trace.encode())")
     }
 }

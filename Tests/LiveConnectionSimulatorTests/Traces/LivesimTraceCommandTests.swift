@@ -51,7 +51,7 @@ struct LivesimTraceCommandTests {
     @Test("diff prints the first differing line and exits 1; identical traces exit 0", .enabled(if: executable != nil))
     func diff() throws {
         var other = TraceRoundTripTests.sample()
-        other.schedule[3].action = .freeze
+        other.scenario.schedule[3].action = .freeze
         let a = try Self.file(TraceRoundTripTests.sample().encode(), named: "a.trace")
         let b = try Self.file(other.encode(), named: "b.trace")
         let different = try Self.livesim(["diff", a, b])

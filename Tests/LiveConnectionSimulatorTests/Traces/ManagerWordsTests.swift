@@ -21,8 +21,8 @@ struct ManagerWordsTests {
     @Test("the header round-trips and reaches the scenario")
     func roundTrip() throws {
         let trace = try Trace(parsing: Self.withWords("manager-words: 1 18446744073709551615"))
-        #expect(trace.managerWords == [1, .max])
-        #expect(try trace.scenario().managerWords == [1, .max])
+        #expect(trace.scenario.managerWords == [1, .max])
+        #expect(trace.scenario.managerWords == [1, .max])
         #expect(try Trace(parsing: trace.encode()) == trace)
         #expect(!TraceRoundTripTests.sample().encode().contains("manager-words"), "written only when there are some")
     }

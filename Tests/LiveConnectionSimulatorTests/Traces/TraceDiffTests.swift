@@ -13,7 +13,7 @@ struct TraceDiffTests {
     @Test("a changed action is found at its line, in the schedule, with its virtual time and context")
     func changedAction() throws {
         var other = TraceRoundTripTests.sample()
-        other.schedule[3].action = .freeze
+        other.scenario.schedule[3].action = .freeze
         let divergence = try #require(
             TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: other.encode()))
         #expect(divergence.line == 24)
@@ -37,7 +37,7 @@ struct TraceDiffTests {
     @Test("a header difference is reported in the header, without a time")
     func header() throws {
         var other = TraceRoundTripTests.sample()
-        other.configuration.resume = false
+        other.scenario.configuration.resume = false
         let divergence = try #require(
             TraceDivergence(between: TraceRoundTripTests.sample().encode(), and: other.encode()))
         #expect(divergence.line == 13 && divergence.section == "header" && divergence.virtualTime == nil)

@@ -9,11 +9,8 @@ struct TraceRoundTripTests {
         configuration.heartbeatInterval = .milliseconds(500)
         configuration.heartbeatTimeout = .milliseconds(500)
         configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(2))
-        var trace = Trace(
-            seed: 42, generator: GeneratorID(name: "swarm", version: 1), strategy: .random(seed: 42),
-            configuration: configuration, duration: .seconds(60), managerSeed: 7, feedTopic: "loans",
-            variant: "skips-resubscribe",
-            expectation: .violation("resubscribe-before-open"),
+        let scenario = Scenario(
+            seed: 42, configuration: configuration, strategy: .random(seed: 42), duration: .seconds(60),
             schedule: [
                 ScheduledAction(at: .zero, .subscribe("loans")),
                 ScheduledAction(at: .zero, .connect(endpoint: 0)),
@@ -21,6 +18,10 @@ struct TraceRoundTripTests {
                     at: .milliseconds(1500), .closeConnection(code: .tokenExpired, reason: "token expired")),
                 ScheduledAction(at: .seconds(3), .resetConnection),
             ],
+            managerSeed: 7, feedTopic: "loans")
+        var trace = Trace(
+            scenario: scenario, generator: GeneratorID(name: "swarm", version: 1), variant: "skips-resubscribe",
+            expectation: .violation("resubscribe-before-open"),
             observed: [ObservedEvent(at: .milliseconds(2), "phase open")])
         // Written by hand, as in the docs: no build recorded (the line is optional).
         trace.observedBuild = nil
@@ -116,15 +117,16 @@ struct TraceRoundTripTests {
 
     @Test("actions given out of time order are kept sorted, equal times in their given order")
     func stableOrder() {
-        let trace = Trace(
-            seed: 1, generator: .handWritten, strategy: .fifo, configuration: ConnectionConfiguration(),
-            duration: .seconds(1),
-            schedule: [
-                ScheduledAction(at: .seconds(2), .freeze),
-                ScheduledAction(at: .seconds(1), .subscribe("a")),
-                ScheduledAction(at: .seconds(1), .subscribe("b")),
-            ])
-        #expect(trace.schedule.map(\.traceLine) == ["1000ms subscribe a", "1000ms subscribe b", "2000ms freeze"])
+        var trace = Trace(
+            scenario: Scenario(
+                seed: 1, configuration: ConnectionConfiguration(), strategy: .fifo, duration: .seconds(1),
+                schedule: [ScheduledAction(at: .seconds(2), .freeze)], managerSeed: 1),
+            generator: .handWritten)
+        trace.scenario.schedule += [
+            ScheduledAction(at: .seconds(1), .subscribe("a")),
+            ScheduledAction(at: .seconds(1), .subscribe("b")),
+        ]
+        #expect(trace.scenario.schedule.map(\.traceLine) == ["1000ms subscribe a", "1000ms subscribe b", "2000ms freeze"])
     }
 
     @Test("observed text is kept on one line without trailing spaces, so it always reads back the same")

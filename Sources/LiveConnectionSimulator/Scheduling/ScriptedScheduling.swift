@@ -1,5 +1,3 @@
-public import LiveConnectionSimulator
-
 /// A ``SchedulingStrategy`` that replays a prefix of choices, then runs jobs in arrival
 /// order, and records every real choice point (more than one job ready) it met.
 ///
@@ -16,6 +14,11 @@ public struct ScriptedScheduling: SchedulingStrategy {
     public struct ChoicePoint: Hashable, Sendable {
         public var readyCount: Int
         public var choice: Int
+
+        public init(readyCount: Int, choice: Int) {
+            self.readyCount = readyCount
+            self.choice = choice
+        }
     }
 
     /// The choices to replay, one per choice point, in order.
