@@ -31,8 +31,11 @@ struct ManagerDelaysTests {
     @Test("a delay is the virtual time the manager waited: exponential backoff waits exactly its ceilings")
     func measuresTheWait() throws {
         let policy = BackoffPolicy.exponential(base: .milliseconds(100), cap: .seconds(1))
-        let observations = try ManagerDelays.record(configuration: Self.configuration(policy), runs: 3, attempts: 6, seed: 9)
-        let expected: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1)]
+        let observations = try ManagerDelays.record(
+            configuration: Self.configuration(policy), runs: 3, attempts: 6, seed: 9)
+        let expected: [Duration] = [
+            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800), .seconds(1), .seconds(1),
+        ]
         for run in 0..<3 {
             #expect(observations.filter { $0.run == run }.map(\.delay) == expected)
         }

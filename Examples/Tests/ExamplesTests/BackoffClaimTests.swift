@@ -15,8 +15,18 @@ struct BackoffClaimTests {
 
     @Test("delays recorded by another program follow decorrelated jitter (docs/examples/decorrelated.txt)")
     func recordedDelaysFollowTheClaim() throws {
-        let observations = try DelayFile.parse(String(contentsOfFile: Self.example("decorrelated.txt"), encoding: .utf8))
+        let observations = try DelayFile.parse(
+            String(contentsOfFile: Self.example("decorrelated.txt"), encoding: .utf8))
         let report = try BackoffFit.fit(observations, to: .decorrelatedJitter())
+        #expect(report.accepted, "\(report.table())")
+    }
+
+    @Test("the manager's own delays, recorded in simulation, follow its configured policy")
+    func theManagerWaitsWhatItsPolicyClaims() throws {
+        var configuration = ConnectionConfiguration()
+        configuration.backoff = .decorrelatedJitter(base: .seconds(1), cap: .seconds(30))
+        let observations = try ManagerDelays.record(configuration: configuration, runs: 200, attempts: 8, seed: 1)
+        let report = try BackoffFit.fit(observations, to: configuration.backoff)
         #expect(report.accepted, "\(report.table())")
     }
 
