@@ -82,11 +82,29 @@ public struct SimulationFailureReport: Sendable {
     /// One line for the test log.
     public var summary: String { "simulation seed \(seed) failed; replay: \(replayCommand)" }
 
-    /// Attaches the trace to the running test and prints ``summary`` on standard error.
-    public func record() {
+    /// The comment on each failed expectation of the case: the seed and where its trace went.
+    public var issueComment: String { "simulation seed \(seed) failed; trace attached as \(attachmentName)" }
+
+    /// The run's timeline (actions, the managers' phases and deliveries, the test's log
+    /// lines, by virtual time), as the trace's observed section writes it.
+    public var timeline: String { trace.observed.map { $0.traceLine + "\n" }.joined() }
+
+    /// Attaches the trace to the running test and, if `printing`, prints ``summary`` on
+    /// standard error (the `.simulation` trait prints one summary per test instead). When
+    /// this seed is the one `LIVESIM_SEED` pins (the replay line is running), the timeline
+    /// is printed too: that run is the one being debugged.
+    public func record(printing: Bool = true) {
         if Test.current != nil {
             Attachment.record(trace.encode(), named: attachmentName)
         }
-        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        if printing { Self.printLine(summary) }
+        if (try? Seeds.pinned(in: ProcessInfo.processInfo.environment)) == seed {
+            Self.printLine("simulation seed \(seed) timeline:\n" + timeline, terminated: false)
+        }
+    }
+
+    /// Writes a line to standard error (where Swift Testing's own failure output goes).
+    static func printLine(_ text: String, terminated: Bool = true) {
+        FileHandle.standardError.write(Data((terminated ? text + "\n" : text).utf8))
     }
 }

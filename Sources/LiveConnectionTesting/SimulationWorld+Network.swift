@@ -15,13 +15,35 @@ extension SimulationWorld {
     ///     …
     /// }
     /// ```
+    ///
+    /// Its phases, deliveries and gaps go into the trace's timeline as `m1 phase open`,
+    /// `m1 deliver seq=3`, `m1 gap expected=3 received=5` (`m2` for the second manager, …).
     public func makeManager(
         configuration: ConnectionConfiguration? = nil, logic: (any ConnectionLogic)? = nil,
         observer: ConnectionManager.Observer? = nil
     ) -> ConnectionManager {
-        ConnectionManager(
+        let name = nextManagerName()
+        return ConnectionManager(
             configuration: configuration ?? self.configuration, transport: network, clock: clock,
-            random: makeRandom(), logic: logic, observer: observer)
+            random: makeRandom(), logic: logic,
+            observer: { [self] input, effects in
+                for line in Self.timelineLines(for: input, effects) { note("\(name) \(line)") }
+                observer?(input, effects)
+            })
+    }
+
+    /// What the app sees of one step of the manager: phases, deliveries (with the message's
+    /// sequence number) and gaps. Timers, sends and the rest are the manager's business.
+    static func timelineLines(for input: Input, _ effects: [Effect]) -> [String] {
+        effects.compactMap { effect in
+            switch effect {
+            case .report(let phase): "phase \(phase)"
+            case .deliverMessage:
+                if case .received(_, let sequence?) = input { "deliver seq=\(sequence)" } else { "deliver" }
+            case .reportGap(let expected, let received): "gap expected=\(expected) received=\(received)"
+            default: nil
+            }
+        }
     }
 
     /// Runs `manager.run()` alongside `body` and stops the manager when `body` returns:

@@ -9,9 +9,13 @@ import Synchronization
 /// try simulate(seed: seed) { world in
 ///     try await world.clock.sleep(for: .seconds(3))
 ///     world.record(.resetConnection)          // into the trace's schedule, at 3000ms
-///     world.log("model shows 4 messages")     // into the trace's observed section
+///     world.log("model shows 4 messages")     // into the trace's timeline (observed section)
 /// }
 /// ```
+///
+/// The trace's observed section is the run's timeline: every recorded action, every
+/// phase, delivery and gap of the managers made by ``makeManager(configuration:logic:observer:)``,
+/// and every ``log(_:)`` line, each at its virtual time, in the order they happened.
 ///
 /// Everything random a test needs should come from ``makeRandom()``: each call gives the
 /// next independent stream derived from the seed, so the same seed gives the same run.
@@ -29,6 +33,8 @@ public final class SimulationWorld: Sendable {
         var streams: SplitMix64
         var schedule: [ScheduledAction] = []
         var observed: [ObservedEvent] = []
+        /// Managers made by ``makeManager(configuration:logic:observer:)`` so far (they are m1, m2, …).
+        var managers = 0
     }
 
     private let record: Mutex<Record>
@@ -59,17 +65,39 @@ public final class SimulationWorld: Sendable {
     /// Virtual time since the start of the run.
     public var now: Duration { clock.now.sinceStart }
 
-    /// Notes an external action the test performed now (it goes into the trace's schedule).
+    /// Notes an external action the test performed now: it goes into the trace's schedule,
+    /// and into its timeline as `action …`.
     public func record(_ action: SimulationAction) {
         let at = now
-        record.withLock { $0.schedule.append(ScheduledAction(at: at, action)) }
+        record.withLock {
+            $0.schedule.append(ScheduledAction(at: at, action))
+            $0.observed.append(ObservedEvent(at: at, "action \(action.traceWords)"))
+        }
     }
 
-    /// Notes what happened now (it goes into the trace's observed section, for diffing runs).
+    /// Notes what happened now: it goes into the trace's timeline as `log …`, between the
+    /// actions and the managers' phases and deliveries of the same moment.
     public func log(_ text: String) {
-        let at = now
-        record.withLock { $0.observed.append(ObservedEvent(at: at, text)) }
+        note("log " + text)
     }
+
+    /// One line of the timeline, now.
+    func note(_ line: String) {
+        let at = now
+        record.withLock { $0.observed.append(ObservedEvent(at: at, line)) }
+    }
+
+    /// The name the next manager goes by in the timeline (`m1`, `m2`, …).
+    func nextManagerName() -> String {
+        record.withLock {
+            $0.managers += 1
+            return "m\($0.managers)"
+        }
+    }
+
+    /// The trace's timeline so far: actions, managers' phases and deliveries, and the
+    /// test's log lines, in the order they happened.
+    public var timeline: [ObservedEvent] { record.withLock { $0.observed } }
 
     /// The run so far as a trace.
     func trace(strategy: StrategyChoice, timeLimit: Duration, name: String) -> Trace {

@@ -46,7 +46,7 @@ struct FailureReportEndToEndTests {
     }
 
     @Test(
-        "a failing seed prints its replay line and attaches its trace; the line re-runs only that seed",
+        "a failing seed prints one summary with its replay line and attaches its trace; the line re-runs only that seed and prints its timeline",
         .enabled(
             if: ProcessInfo.processInfo.environment["LIVESIM_DEMONSTRATE_FAILURE"] == nil
                 && ProcessInfo.processInfo.environment["LIVESIM_SEED"] == nil
@@ -55,13 +55,22 @@ struct FailureReportEndToEndTests {
         let all = try Self.runChild(seed: nil)
         #expect(all.status != 0)
         let replay = "LIVESIM_SEED=1 swift test --filter 'DeliberateFailureTests/failsForSeedOne'"
-        #expect(all.output.contains("simulation seed 1 failed; replay: \(replay)"), "\(all.output)")
+        #expect(all.output.contains("simulation seed 1 failed; trace attached as seed1.trace"), "\(all.output)")
         #expect(all.output.contains("seed1.trace"), "\(all.output)")
         #expect(!all.output.contains("simulation seed 0 failed") && !all.output.contains("simulation seed 2 failed"))
+        // One summary for the test, with the replay line once.
+        let summary = "simulation: 1 of 3 seeds failed; first: seed 1; replay: \(replay)"
+        #expect(all.output.components(separatedBy: summary).count == 2, "\(all.output)")
+        #expect(all.output.components(separatedBy: "simulation: ").count == 2, "\(all.output)")
+        #expect(all.output.components(separatedBy: "LIVESIM_SEED=").count == 2, "the replay line once: \(all.output)")
+        #expect(!all.output.contains("timeline:"), "only the replay line's run prints its timeline")
 
         let one = try Self.runChild(seed: "1")
         #expect(one.status != 0)
         #expect(one.output.contains("with 1 test case"), "\(one.output)")
+        #expect(one.output.contains("simulation: 1 of 1 seed failed; first: seed 1; replay: \(replay)"))
+        // The replayed run prints its timeline: the test's log line at its virtual time.
+        #expect(one.output.contains("simulation seed 1 timeline:\n1000ms log woke\n"), "\(one.output)")
 
         let other = try Self.runChild(seed: "2")
         #expect(other.status == 0, "\(other.output)")

@@ -45,7 +45,8 @@ struct SimulateTests {
         let trace = try Trace(parsing: first.trace)
         #expect(trace.scenario.seed == seed)
         #expect(trace.scenario.schedule == [ScheduledAction(at: .zero, .resetConnection)])
-        #expect(trace.observed.count == 6)
+        #expect(trace.observed.count == 7, "six log lines and the action")
+        #expect(trace.observed.first?.text == "action reset")
         #expect(trace.observed.map(\.at) == trace.observed.map(\.at).sorted())
     }
 
@@ -87,7 +88,7 @@ struct SimulateTests {
         let recorder = try #require(SimulationRecorder.current)
         try simulate(seed: seed) { world in world.log("ran") }
         #expect(recorder.entries.map(\.seed) == [seed])
-        #expect(recorder.entries.first?.trace.observed.map(\.text) == ["ran"])
+        #expect(recorder.entries.first?.trace.observed.map(\.text) == ["log ran"])
     }
 
     @Test("the trait rethrows a failing body's error after reporting it")
@@ -131,11 +132,31 @@ struct SimulateTests {
         }
         let made = reports.withLock { $0 }
         #expect(made.map(\.seed) == [4, 5])
-        #expect(made.first?.trace.observed.map(\.text) == ["lost one"])
+        #expect(made.first?.trace.observed.map(\.text) == ["log lost one"])
         #expect(
             made.first?.summary
                 == "simulation seed 4 failed; replay: LIVESIM_SEED=4 swift test --filter 'SimulateTests/traitReportsThrownErrors'"
         )
+    }
+
+    @Test("one summary for all cases of a test: how many seeds failed, the smallest, and its replay line")
+    func traitSummarizes() async throws {
+        struct Broken: Error {}
+        let test = try #require(Test.current)
+        let lines = Mutex<[String]>([])
+        let trait = SimulationTrait(reporter: { _ in }, summarize: { line in lines.withLock { $0.append(line) } })
+        try await trait.provideScope(for: test, testCase: nil) {
+            for seed: UInt64 in [5, 3, 8, 1] {
+                try? await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    try simulate(seed: seed) { _ in () }
+                    if seed != 1 { throw Broken() }
+                }
+            }
+        }
+        #expect(
+            lines.withLock { $0 } == [
+                "3 of 4 seeds failed; first: seed 3; replay: LIVESIM_SEED=3 swift test --filter 'SimulateTests/traitSummarizes'"
+            ])
     }
 
     @Test("a passing case reports nothing")
@@ -183,6 +204,45 @@ struct SimulationWorldTests {
         let schedule = try #require(recorder.entries.first).trace.scenario.schedule
         #expect(schedule.map(\.action) == [.subscribe("room"), .connect(endpoint: 0), .resetConnection])
         #expect(schedule[2].at == .seconds(1), "open at 0 ms (no latency), then one second")
+    }
+
+    @Test("the trace's timeline interleaves actions, the manager's phases and deliveries, and the test's log by time")
+    func timelineTellsTheStory() throws {
+        let recorder = SimulationRecorder()
+        try SimulationRecorder.$current.withValue(recorder) {
+            try simulate(seed: 3, timeLimit: .seconds(60)) { world in
+                try await world.run(world.makeManager()) { manager in
+                    try await world.perform(.subscribe("room"), on: manager)
+                    try await world.perform(.connect(endpoint: 0), on: manager)
+                    try await world.clock.sleep(for: .seconds(1))
+                    try await world.perform(.broadcast(topic: "room", text: "hi"))
+                    try await world.clock.sleep(for: .seconds(1))
+                    world.log("screen shows 1")
+                    try await world.perform(.resetConnection)
+                    try await world.clock.sleep(for: .seconds(2))
+                }
+            }
+        }
+        let trace = try #require(recorder.entries.first).trace
+        let lines = trace.observed.map(\.traceLine)
+        // Seed 3 draws a 759 ms backoff; the rest is the story of the test's own steps.
+        #expect(
+            lines == [
+                "0ms action subscribe room",
+                "0ms action connect endpoint=0",
+                "0ms m1 phase connecting attempt=1",
+                "0ms m1 phase open",
+                "1000ms action broadcast topic=room text=hi",
+                "1000ms m1 deliver seq=1",
+                "2000ms log screen shows 1",
+                "2000ms action reset",
+                "2000ms m1 phase waiting 759.472479ms reason=\"error ECONNRESET\"",
+                "2759.472479ms m1 phase connecting attempt=2",
+                "2759.472479ms m1 phase open",
+                "4000ms m1 phase stopped reason=\"disconnected\"",
+            ], "\(lines.joined(separator: "\n"))")
+        // The timeline survives the trace file's round trip.
+        #expect(try Trace(parsing: trace.encode()).observed == trace.observed)
     }
 
     @Test("an app intent without a manager, or a stale callback, is refused and not recorded")
