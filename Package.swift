@@ -74,7 +74,10 @@ let package = Package(
         .systemLibrary(
             name: "COpenSSL", pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
-        .target(name: "WebSocketTransport", dependencies: ["LiveConnection", "COpenSSL"], swiftSettings: strict),
+        // permessage-deflate (RFC 7692) through the system zlib.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "WebSocketTransport", dependencies: ["LiveConnection", "COpenSSL", "CZlib"], swiftSettings: strict),
         .testTarget(
             name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "LiveConnection"],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),

@@ -25,11 +25,16 @@ import Synchronization
 public final class WebSocketConnection: TransportConnection {
     /// The subprotocol the server chose, if any (always one of those offered).
     public let subprotocol: String?
+    /// The permessage-deflate parameters agreed in the handshake; nil without compression.
+    public let compression: DeflateParameters?
 
     private let stream: any ByteStream
     private let writeLock = AsyncSerialLock()
     private let state: Mutex<State>
     private let closeTimeout: Duration
+    /// Compresses outgoing data messages; used only while holding `writeLock`, so messages
+    /// are compressed in the order they go on the wire (context takeover depends on it).
+    private let deflater: MessageDeflater?
 
     private enum PingSlot {
         /// Sent, no pong yet; the continuation is set once `ping()` is suspended.
@@ -59,12 +64,14 @@ public final class WebSocketConnection: TransportConnection {
 
     init(
         stream: any ByteStream, subprotocol: String?, leftover: [UInt8], maxMessageSize: Int,
-        random: any RandomSource & Sendable, closeTimeout: Duration
+        random: any RandomSource & Sendable, closeTimeout: Duration, compression: DeflateCodec? = nil
     ) {
         self.stream = stream
         self.subprotocol = subprotocol
         self.closeTimeout = closeTimeout
-        var decoder = FrameDecoder(maxMessageSize: maxMessageSize)
+        self.compression = compression?.parameters
+        deflater = compression?.deflater
+        var decoder = FrameDecoder(maxMessageSize: maxMessageSize, inflater: compression?.inflater)
         decoder.append(leftover)
         state = Mutex(State(decoder: decoder, random: random))
     }
@@ -83,15 +90,19 @@ public final class WebSocketConnection: TransportConnection {
     private func sendFrame(_ opcode: Opcode, _ payload: [UInt8], until deadline: ContinuousClock.Instant? = nil)
         async throws(TransportError)
     {
+        try await writeLock.acquire()
+        defer { writeLock.release() }
+        // Control frames are never compressed (RFC 7692 §6.1).
+        let compressed = opcode.isControl ? nil : deflater?.compress(payload)
         let frame: [UInt8]? = state.withLock { state in
             // Nothing may follow our close frame (§5.5.1).
             if state.closeSent || (state.ending != nil && opcode != .close) { return nil }
             if opcode == .close { state.closeSent = true }
-            return FrameEncoder.encode(opcode, payload: payload, maskKey: FrameEncoder.maskKey(using: &state.random))
+            return FrameEncoder.encode(
+                opcode, payload: compressed ?? payload, compressed: compressed != nil,
+                maskKey: FrameEncoder.maskKey(using: &state.random))
         }
         guard let frame else { throw .notConnected }
-        try await writeLock.acquire()
-        defer { writeLock.release() }
         try await stream.write(frame, until: deadline)
     }
 

@@ -25,16 +25,20 @@ public struct WebSocketTransport: Transport {
         /// How long `close` waits for the server's close frame.
         public var closeTimeout: Duration
         public var tls: TLSConfiguration
+        /// permessage-deflate to offer; nil (the default) offers no compression.
+        /// ``maxMessageSize`` then limits the inflated message.
+        public var compression: PerMessageDeflate?
 
         public init(
             connectTimeout: Duration = .seconds(10), maxMessageSize: Int = 1 << 20,
             closeTimeout: Duration = .seconds(2),
-            tls: TLSConfiguration = TLSConfiguration()
+            tls: TLSConfiguration = TLSConfiguration(), compression: PerMessageDeflate? = nil
         ) {
             self.connectTimeout = connectTimeout
             self.maxMessageSize = maxMessageSize
             self.closeTimeout = closeTimeout
             self.tls = tls
+            self.compression = compression
         }
     }
 
@@ -56,7 +60,8 @@ public struct WebSocketTransport: Transport {
     public func open(_ endpoint: Endpoint) async throws(TransportError) -> WebSocketConnection {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let key = random.draw { HandshakeRequest.makeKey(using: &$0) }
-        let request = try HandshakeRequest(endpoint: endpoint, key: key)
+        let compression = configuration.compression
+        let request = try HandshakeRequest(endpoint: endpoint, key: key, extensions: compression.map { [$0.offer] } ?? [])
         let socket = try await TCPSocket.connect(host: request.target.host, port: request.target.port, until: deadline)
         let stream: any ByteStream =
             request.target.isSecure
@@ -69,10 +74,17 @@ public struct WebSocketTransport: Transport {
             while true {
                 if let (response, consumed) = try HandshakeResponse.parse(received) {
                     let subprotocol = try response.validate(for: request)
+                    let codec = try compression.flatMap { options throws(TransportError) in
+                        try options.agreement(in: response).map { agreed throws(TransportError) in
+                            try DeflateCodec(
+                                agreed, sending: .clientToServer, level: options.compressionLevel,
+                                memoryLevel: options.memoryLevel)
+                        }
+                    }
                     return WebSocketConnection(
                         stream: stream, subprotocol: subprotocol, leftover: Array(received[consumed...]),
                         maxMessageSize: configuration.maxMessageSize, random: random.split(),
-                        closeTimeout: configuration.closeTimeout)
+                        closeTimeout: configuration.closeTimeout, compression: codec)
                 }
                 let bytes = try await stream.read(maximum: 4096, until: deadline)
                 if bytes.isEmpty {

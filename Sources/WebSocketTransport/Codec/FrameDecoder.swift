@@ -32,6 +32,9 @@ public enum InboundEvent: Hashable, Sendable {
 public struct FrameDecoder: Sendable {
     /// The largest data message accepted, summed over its fragments.
     public let maxMessageSize: Int
+    /// Inflates permessage-deflate messages when the extension was negotiated; nil otherwise,
+    /// and then RSV1 is a protocol error like the other reserved bits.
+    public let inflater: MessageInflater?
     /// Received bytes not yet decoded, from `readIndex` on.
     private var buffer: [UInt8] = []
     private var readIndex = 0
@@ -39,15 +42,18 @@ public struct FrameDecoder: Sendable {
     private var fragments: [UInt8] = []
     private var fragmentedOpcode: Opcode?
     private var fragmentedUTF8 = UTF8Validator()
+    /// The message being reassembled is compressed: `fragments` holds its inflated bytes.
+    private var compressedMessage = false
     /// Payload bytes of the incomplete text frame at `readIndex` already fed to the validator,
     /// so bad UTF-8 fails as soon as it arrives, not when its frame is complete (Autobahn 6.4).
     private var validatedPayloadBytes = 0
     private var closed = false
     private var failure: ProtocolFailure?
 
-    public init(maxMessageSize: Int = 1 << 20) {
+    public init(maxMessageSize: Int = 1 << 20, inflater: MessageInflater? = nil) {
         precondition(maxMessageSize >= 0, "maxMessageSize must not be negative")
         self.maxMessageSize = maxMessageSize
+        self.inflater = inflater
     }
 
     /// Bytes received but not yet part of a returned event.
@@ -100,13 +106,22 @@ public struct FrameDecoder: Sendable {
         let available = buffer.count - start
         let parsed: Result<FrameHeader?, ProtocolFailure> = buffer.withUnsafeBufferPointer { all in
             let pending = UnsafeBufferPointer(rebasing: all[start...])
-            do throws(ProtocolFailure) { return .success(try FrameHeader.parse(pending)) } catch {
+            do throws(ProtocolFailure) {
+                return .success(try FrameHeader.parse(pending, compression: inflater != nil))
+            } catch {
                 return .failure(error)
             }
         }
         guard let header = try parsed.get() else { return nil }
         guard header.maskKey == nil else { throw .protocolError("the server masked a frame") }
-        if !header.opcode.isControl {
+        if header.isCompressed || (header.opcode == .continuation && compressedMessage) {
+            // The inflated size is checked while inflating; this only bounds what one frame may
+            // make us buffer (DEFLATE's stored blocks add 5 bytes per 64 KiB, hence the slack).
+            let bound = UInt64(maxMessageSize) + UInt64(maxMessageSize / 64) + 1024
+            guard header.payloadLength <= bound else {
+                throw .tooBig("compressed frame of \(header.payloadLength) bytes over the limit of \(maxMessageSize)")
+            }
+        } else if !header.opcode.isControl {
             // Checked before the payload is waited for or stored (§10.4).
             let already = UInt64(fragments.count)
             // payloadLength < 2^63 (the header checked the top bit), so the sum cannot overflow.
@@ -128,7 +143,8 @@ public struct FrameDecoder: Sendable {
     /// Validates the part of an incomplete text frame that has arrived.
     private mutating func validateEarly(_ header: FrameHeader, payloadStart: Int, arrived: Int) throws(ProtocolFailure)
     {
-        guard arrived > validatedPayloadBytes else { return }
+        // A compressed message is validated as it is inflated, when its frames are complete.
+        guard arrived > validatedPayloadBytes, !header.isCompressed, !compressedMessage else { return }
         switch header.opcode {
         case .text:
             guard fragmentedOpcode == nil else {
@@ -157,6 +173,12 @@ public struct FrameDecoder: Sendable {
             guard fragmentedOpcode == nil else {
                 throw .protocolError("a new \(header.opcode) message began inside a fragmented one")
             }
+            if header.isCompressed {
+                fragmentedOpcode = header.opcode
+                compressedMessage = true
+                fragmentedUTF8 = UTF8Validator()
+                return try inflate(payload, final: header.isFinal)
+            }
             if header.opcode == .text {
                 if validated == 0 { fragmentedUTF8 = UTF8Validator() }
                 try validateText(unvalidated, final: header.isFinal)
@@ -169,6 +191,9 @@ public struct FrameDecoder: Sendable {
             guard let opcode = fragmentedOpcode else {
                 throw .protocolError("a continuation frame with no message to continue")
             }
+            // Only a message's first frame carries RSV1 (RFC 7692 §6.1).
+            guard !header.isCompressed else { throw .protocolError("RSV1 set on a continuation frame") }
+            if compressedMessage { return try inflate(payload, final: header.isFinal) }
             if opcode == .text { try validateText(unvalidated, final: header.isFinal) }
             fragments.append(contentsOf: buffer[payload])
             guard header.isFinal else { return nil }
@@ -179,6 +204,31 @@ public struct FrameDecoder: Sendable {
             return .message(
                 opcode == .text ? .text(String(decoding: fragments, as: UTF8.self)) : .binary(Data(fragments)))
         }
+    }
+
+    /// Inflates one frame of a compressed message into `fragments`; the message when `final`.
+    private mutating func inflate(_ payload: Range<Int>, final: Bool) throws(ProtocolFailure) -> InboundEvent? {
+        guard let inflater else { throw .protocolError("RSV1 set without permessage-deflate") }
+        let start = fragments.count
+        try inflater.inflate(buffer[payload], appendingTo: &fragments, limit: maxMessageSize)
+        if final { try inflater.finishMessage(appendingTo: &fragments, limit: maxMessageSize) }
+        let opcode = fragmentedOpcode
+        if opcode == .text {
+            let valid = fragments.withUnsafeBufferPointer { all in
+                fragmentedUTF8.consume(buffer: UnsafeBufferPointer(rebasing: all[start...]))
+            }
+            guard valid else { throw .invalidPayload("text message is not valid UTF-8") }
+            if final && !fragmentedUTF8.isAtBoundary {
+                throw .invalidPayload("text message ends inside a UTF-8 sequence")
+            }
+        }
+        guard final else { return nil }
+        defer {
+            fragments.removeAll(keepingCapacity: false)
+            fragmentedOpcode = nil
+            compressedMessage = false
+        }
+        return .message(opcode == .text ? .text(String(decoding: fragments, as: UTF8.self)) : .binary(Data(fragments)))
     }
 
     /// Validates a text fragment as it arrives, so bad UTF-8 fails before the message completes.

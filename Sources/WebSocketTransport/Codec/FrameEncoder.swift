@@ -17,14 +17,16 @@ public enum FrameEncoder {
         UInt32(truncatingIfNeeded: random.nextWord() >> 32)
     }
 
-    /// One whole frame: header, mask key and masked payload.
+    /// One whole frame: header, mask key and masked payload. `compressed` sets RSV1, which
+    /// marks the first frame of a permessage-deflate message.
     public static func encode(
-        _ opcode: Opcode, payload: some Collection<UInt8>, isFinal: Bool = true, maskKey: UInt32
+        _ opcode: Opcode, payload: some Collection<UInt8>, isFinal: Bool = true, compressed: Bool = false,
+        maskKey: UInt32
     ) -> [UInt8] {
         let length = payload.count
         var frame: [UInt8] = []
         frame.reserveCapacity(length + 14)
-        frame.append((isFinal ? 0x80 : 0) | opcode.rawValue)
+        frame.append((isFinal ? 0x80 : 0) | (compressed ? 0x40 : 0) | opcode.rawValue)
         if length <= 125 {
             frame.append(0x80 | UInt8(length))
         } else if length <= 0xFFFF {

@@ -7,15 +7,21 @@
 public struct FrameHeader: Hashable, Sendable {
     public var isFinal: Bool
     public var opcode: Opcode
+    /// RSV1, which permessage-deflate uses to mark the first frame of a compressed message (RFC 7692 §6).
+    public var isCompressed: Bool
     /// The masking key, if the MASK bit was set (a client never accepts one from a server).
     public var maskKey: UInt32?
     public var payloadLength: UInt64
     /// Bytes the header occupied: 2, 4 or 10, plus 4 with a mask.
     public var headerLength: Int
 
-    public init(isFinal: Bool, opcode: Opcode, maskKey: UInt32?, payloadLength: UInt64, headerLength: Int) {
+    public init(
+        isFinal: Bool, opcode: Opcode, isCompressed: Bool = false, maskKey: UInt32?, payloadLength: UInt64,
+        headerLength: Int
+    ) {
         self.isFinal = isFinal
         self.opcode = opcode
+        self.isCompressed = isCompressed
         self.maskKey = maskKey
         self.payloadLength = payloadLength
         self.headerLength = headerLength
@@ -23,19 +29,25 @@ public struct FrameHeader: Hashable, Sendable {
 
     /// Parses a header from the start of `bytes`; nil if more bytes are needed.
     ///
-    /// Fails with 1002 on reserved bits (no extension is negotiated), reserved opcodes,
-    /// fragmented or oversized (> 125) control frames, and 64-bit lengths with the top bit set.
+    /// Fails with 1002 on reserved bits no extension gave a meaning (RSV1 is permessage-deflate's
+    /// when `compression` is on, and then only on data frames), reserved opcodes, fragmented or
+    /// oversized (> 125) control frames, and 64-bit lengths with the top bit set.
     /// Masking is reported, not judged: which side may mask is the caller's rule.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ProtocolFailure) -> FrameHeader? {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, compression: Bool = false) throws(ProtocolFailure)
+        -> FrameHeader?
+    {
         guard bytes.count >= 2 else { return nil }
         let first = bytes[0]
         let second = bytes[1]
-        guard first & 0x70 == 0 else {
-            throw .protocolError("reserved bits \(String(first & 0x70 >> 4, radix: 2)) set without an extension")
+        let reserved = first & (compression ? 0x30 : 0x70)
+        guard reserved == 0 else {
+            throw .protocolError("reserved bits \(String(reserved >> 4, radix: 2)) set without an extension")
         }
         guard let opcode = Opcode(rawValue: first & 0x0F) else {
             throw .protocolError("reserved opcode \(first & 0x0F)")
         }
+        let isCompressed = first & 0x40 != 0
+        if isCompressed && opcode.isControl { throw .protocolError("compressed control frame \(opcode)") }
         let isFinal = first & 0x80 != 0
         let masked = second & 0x80 != 0
         var length = UInt64(second & 0x7F)
@@ -64,13 +76,16 @@ public struct FrameHeader: Hashable, Sendable {
             offset += 4
         }
         return FrameHeader(
-            isFinal: isFinal, opcode: opcode, maskKey: maskKey, payloadLength: length, headerLength: offset)
+            isFinal: isFinal, opcode: opcode, isCompressed: isCompressed, maskKey: maskKey, payloadLength: length,
+            headerLength: offset)
     }
 
     /// Convenience for tests and tools: parses from an array.
-    public static func parse(_ bytes: [UInt8]) throws(ProtocolFailure) -> FrameHeader? {
+    public static func parse(_ bytes: [UInt8], compression: Bool = false) throws(ProtocolFailure) -> FrameHeader? {
         let result: Result<FrameHeader?, ProtocolFailure> = bytes.withUnsafeBufferPointer { buffer in
-            do throws(ProtocolFailure) { return .success(try parse(buffer)) } catch { return .failure(error) }
+            do throws(ProtocolFailure) { return .success(try parse(buffer, compression: compression)) } catch {
+                return .failure(error)
+            }
         }
         return try result.get()
     }

@@ -15,19 +15,25 @@ public struct HandshakeRequest: Hashable, Sendable {
     public var key: String
     public var headers: [Endpoint.Header]
     public var subprotocols: [String]
+    /// Extensions offered in `Sec-WebSocket-Extensions`, in preference order.
+    public var extensions: [WebSocketExtension]
 
-    public init(target: WebSocketURL, key: String, headers: [Endpoint.Header] = [], subprotocols: [String] = []) {
+    public init(
+        target: WebSocketURL, key: String, headers: [Endpoint.Header] = [], subprotocols: [String] = [],
+        extensions: [WebSocketExtension] = []
+    ) {
         self.target = target
         self.key = key
         self.headers = headers
         self.subprotocols = subprotocols
+        self.extensions = extensions
     }
 
     /// A request for an endpoint; fails on a URL that is not ws:// or wss:// with a host.
     /// Fails on a URL that is not ws:// or wss:// with a host, and on a header or
     /// subprotocol that would break the request (a line break would let a value smuggle
     /// in headers of its own).
-    public init(endpoint: Endpoint, key: String) throws(TransportError) {
+    public init(endpoint: Endpoint, key: String, extensions: [WebSocketExtension] = []) throws(TransportError) {
         for header in endpoint.headers {
             guard Self.isToken(header.name), !header.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
                 throw .handshakeInvalid("request header '\(header.name)' is not a valid HTTP header")
@@ -37,8 +43,8 @@ public struct HandshakeRequest: Hashable, Sendable {
             throw .handshakeInvalid("subprotocol '\(subprotocol)' is not an HTTP token")
         }
         try self.init(
-            target: WebSocketURL(endpoint.url), key: key, headers: endpoint.headers, subprotocols: endpoint.subprotocols
-        )
+            target: WebSocketURL(endpoint.url), key: key, headers: endpoint.headers, subprotocols: endpoint.subprotocols,
+            extensions: extensions)
     }
 
     /// An HTTP token (RFC 9110 §5.6.2): visible ASCII without separators.
@@ -80,6 +86,9 @@ public struct HandshakeRequest: Hashable, Sendable {
             "Sec-WebSocket-Version: 13",
         ]
         if !subprotocols.isEmpty { lines.append("Sec-WebSocket-Protocol: \(subprotocols.joined(separator: ", "))") }
+        if !extensions.isEmpty {
+            lines.append("Sec-WebSocket-Extensions: \(extensions.map(\.headerValue).joined(separator: ", "))")
+        }
         for header in headers { lines.append("\(header.name): \(header.value)") }
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }

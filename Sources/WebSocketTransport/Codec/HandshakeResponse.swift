@@ -80,7 +80,8 @@ public struct HandshakeResponse: Hashable, Sendable {
         guard values(of: "sec-websocket-accept") == [request.expectedAccept] else {
             throw .handshakeInvalid("Sec-WebSocket-Accept does not match the key")
         }
-        if !values(of: "sec-websocket-extensions").isEmpty {
+        // An offered extension's answer is judged by the extension (`PerMessageDeflate.agreement`).
+        if request.extensions.isEmpty && !values(of: "sec-websocket-extensions").isEmpty {
             throw .handshakeInvalid("the server chose an extension that was not offered")
         }
         let chosen = values(of: "sec-websocket-protocol")

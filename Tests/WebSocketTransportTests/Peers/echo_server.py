@@ -11,7 +11,11 @@ Paths /reject/STATUS answer the upgrade with that HTTP status. On the path /hell
 server speaks first: it sends "hello", waits for the same text back (an echo client's
 answer) and closes with 1000 "echoed", or 1008 "wrong echo".
 
-Usage: echo_server.py [--tls CERT KEY] [--subprotocol NAME]...  (prints "PORT n")
+  !big0 N              send a text message of N zeros ("0"), which compresses about 1000:1
+With --deflate JSON the server accepts permessage-deflate with those keyword arguments of
+websockets' ServerPerMessageDeflateFactory (e.g. '{"server_max_window_bits": 9}').
+
+Usage: echo_server.py [--tls CERT KEY] [--subprotocol NAME]... [--deflate JSON]  (prints "PORT n")
 """
 import argparse
 import asyncio
@@ -22,6 +26,7 @@ import ssl
 import struct
 
 from websockets.asyncio.server import serve
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 import peer_common
 
@@ -56,6 +61,9 @@ async def handler(ws):
             if command == "big":
                 await ws.send(bytes(int(argument)))
                 continue
+            if command == "big0":
+                await ws.send("0" * int(argument))
+                continue
         await ws.send(message)
 
 
@@ -70,6 +78,7 @@ async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     parser.add_argument("--subprotocol", action="append", default=[])
+    parser.add_argument("--deflate", metavar="JSON")
     arguments = parser.parse_args()
     context = None
     if arguments.tls:
@@ -79,6 +88,7 @@ async def main():
     async with serve(
         handler, "127.0.0.1", 0, ssl=context, max_size=None, process_request=process_request,
         subprotocols=arguments.subprotocol or None, ping_interval=None, compression=None,
+        extensions=[ServerPerMessageDeflateFactory(**json.loads(arguments.deflate))] if arguments.deflate else None,
     ) as server:
         peer_common.announce(server.sockets[0].getsockname()[1])
         await asyncio.get_running_loop().create_future()
