@@ -66,11 +66,11 @@ struct ManagerPeerTests {
     /// Runs a manager on the real transport with `body`, then cancels it; returns every event seen.
     @discardableResult
     static func withManager(
-        server: PeerServer, quietHeartbeat: Bool = false,
+        server: PeerServer, quietHeartbeat: Bool = false, transport: WebSocketTransport = WebSocketTransport(),
         _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
     ) async throws -> EventLog {
         let manager = ConnectionManager(
-            configuration: configuration(quietHeartbeat: quietHeartbeat), transport: WebSocketTransport())
+            configuration: configuration(quietHeartbeat: quietHeartbeat), transport: transport)
         let log = EventLog()
         try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask {

@@ -17,6 +17,7 @@ final class InMemoryServer: Sendable {
         var connections: [InMemoryConnection] = []
         var subscriptionLog: [String] = []
         var received: [String] = []
+        var messages: [Message] = []
         var handshakeStatus: Int?
         var frozen = false
         var stallSends = false
@@ -31,6 +32,8 @@ final class InMemoryServer: Sendable {
     var subscriptionLog: [String] { state.withLock { $0.subscriptionLog } }
     /// Every text frame received, prefixed by its connection number.
     var received: [String] { state.withLock { $0.received } }
+    /// Every data message received, text and binary, in arrival order.
+    var receivedMessages: [Message] { state.withLock { $0.messages } }
     var connectionCount: Int { state.withLock { $0.connections.count } }
     var openConnections: Int { state.withLock { $0.connections.filter { !$0.isClosed }.count } }
 
@@ -84,6 +87,7 @@ final class InMemoryServer: Sendable {
     }
 
     func record(_ message: Message, from number: Int) {
+        state.withLock { $0.messages.append(message) }
         guard case .text(let text) = message else { return }
         state.withLock { state in
             state.received.append("\(number):\(text)")
