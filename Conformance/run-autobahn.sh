@@ -12,8 +12,9 @@
 # Writes Conformance/reports/ and prints a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --product livesim >/dev/null
-livesim=.build/debug/livesim
+# LIVESIM=path runs that binary instead of building one (e.g. a copy, so the worktree can build meanwhile).
+livesim=${LIVESIM:-.build/debug/livesim}
+[ -n "${LIVESIM:-}" ] || swift build --product livesim >/dev/null
 port=${AUTOBAHN_PORT:-9001}
 rm -rf Conformance/reports
 mkdir -p Conformance/reports

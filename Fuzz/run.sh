@@ -27,9 +27,10 @@ if [ "${PLANTED:-0}" = 1 ]; then
   codec="$build/planted"
 fi
 swiftc -sanitize=fuzzer,address -parse-as-library -module-name DecoderFuzzer "${features[@]}" -O \
-  -I "$build" -L "$build" -lLiveConnection \
+  -I "$build" -L "$build" -lLiveConnection -I Sources/CZlib -lz \
   "$codec/FrameDecoder.swift" "$codec/FrameHeader.swift" "$codec/Opcode.swift" "$codec/UTF8Validator.swift" \
-  "$codec/ClosePayload.swift" "$codec/ProtocolFailure.swift" Fuzz/DecoderFuzzer.swift \
+  "$codec/ClosePayload.swift" "$codec/ProtocolFailure.swift" Sources/WebSocketTransport/Deflate/MessageInflater.swift \
+  Fuzz/DecoderFuzzer.swift \
   -o "$build/decoder-fuzzer" 2>&1 | grep -v "Cannot export local symbol" || true
 "$build/decoder-fuzzer" -runs="$runs" -malloc_limit_mb=64 -max_len=4096 -print_final_stats=1 \
   -artifact_prefix=Fuzz/artifacts/ ${FUZZ_FLAGS:-} Fuzz/corpus
