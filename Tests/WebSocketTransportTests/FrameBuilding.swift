@@ -29,9 +29,10 @@ func serverFrame(
 }
 
 /// Feeds bytes in chunks of `chunk` and collects every event until a failure or the end.
-func decodeAll(_ bytes: [UInt8], chunk: Int = .max, maxMessageSize: Int = 1 << 20) -> ([InboundEvent], ProtocolFailure?)
-{
-    var decoder = FrameDecoder(maxMessageSize: maxMessageSize)
+func decodeAll(
+    _ bytes: [UInt8], chunk: Int = .max, maxMessageSize: Int = 1 << 20, role: EndpointRole = .client
+) -> ([InboundEvent], ProtocolFailure?) {
+    var decoder = FrameDecoder(maxMessageSize: maxMessageSize, role: role)
     var events: [InboundEvent] = []
     var index = 0
     repeat {

@@ -72,6 +72,10 @@ final class ScriptedStream: ByteStream {
     }
 
     /// Like `shutdown(2)` on a socket, it also ends a read that is waiting.
+    func shutdownWrite() {}
+
+    func reset() { shutdown() }
+
     func shutdown() {
         let reader = state.withLock { state in
             state.shutDown = true

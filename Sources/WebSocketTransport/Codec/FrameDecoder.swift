@@ -1,7 +1,7 @@
 import Foundation
 public import LiveConnection
 
-/// What a server sent, once a whole message or control frame has arrived.
+/// What the peer sent, once a whole message or control frame has arrived.
 public enum InboundEvent: Hashable, Sendable {
     /// A complete data message, reassembled from its fragments.
     case message(Message)
@@ -9,12 +9,22 @@ public enum InboundEvent: Hashable, Sendable {
     case ping([UInt8])
     /// A pong; it completes the ping with the same payload.
     case pong([UInt8])
-    /// The server's close frame, already validated.
+    /// The peer's close frame, already validated.
     case close(ClosePayload)
 }
 
-/// Decodes server-to-client frames from partial input (sans-IO): append bytes as they
-/// arrive, take events while there are any.
+/// Which end of the connection a codec works for; it decides who masks (RFC 6455 §5.1).
+public enum EndpointRole: Sendable, Hashable {
+    /// We are the client: frames we receive must be unmasked, frames we send are masked.
+    case client
+    /// We are the server: frames we receive must be masked (and are unmasked here),
+    /// frames we send are not.
+    case server
+}
+
+/// Decodes the peer's frames from partial input (sans-IO): append bytes as they arrive,
+/// take events while there are any. The same decoder serves both ends; ``role`` says
+/// which, and so whether a received frame must carry a mask.
 ///
 /// ```swift
 /// var decoder = FrameDecoder(maxMessageSize: 1 << 20)
@@ -35,6 +45,8 @@ public struct FrameDecoder: Sendable {
     /// Inflates permessage-deflate messages when the extension was negotiated; nil otherwise,
     /// and then RSV1 is a protocol error like the other reserved bits.
     public let inflater: MessageInflater?
+    /// Our end: a client rejects masked frames, a server rejects unmasked ones (1002).
+    public let role: EndpointRole
     /// Received bytes not yet decoded, from `readIndex` on.
     private var buffer: [UInt8] = []
     private var readIndex = 0
@@ -47,13 +59,16 @@ public struct FrameDecoder: Sendable {
     /// Payload bytes of the incomplete text frame at `readIndex` already fed to the validator,
     /// so bad UTF-8 fails as soon as it arrives, not when its frame is complete (Autobahn 6.4).
     private var validatedPayloadBytes = 0
+    /// Payload bytes of the incomplete masked frame at `readIndex` already unmasked in place.
+    private var unmaskedPayloadBytes = 0
     private var closed = false
     private var failure: ProtocolFailure?
 
-    public init(maxMessageSize: Int = 1 << 20, inflater: MessageInflater? = nil) {
+    public init(maxMessageSize: Int = 1 << 20, inflater: MessageInflater? = nil, role: EndpointRole = .client) {
         precondition(maxMessageSize >= 0, "maxMessageSize must not be negative")
         self.maxMessageSize = maxMessageSize
         self.inflater = inflater
+        self.role = role
     }
 
     /// Bytes received but not yet part of a returned event.
@@ -92,6 +107,7 @@ public struct FrameDecoder: Sendable {
                 guard let (header, payload) = try nextFrame() else { return nil }
                 let validated = validatedPayloadBytes
                 validatedPayloadBytes = 0
+                unmaskedPayloadBytes = 0
                 if let event = try handle(header, payload, validated: validated) { return event }
             }
         } catch {
@@ -113,7 +129,10 @@ public struct FrameDecoder: Sendable {
             }
         }
         guard let header = try parsed.get() else { return nil }
-        guard header.maskKey == nil else { throw .protocolError("the server masked a frame") }
+        switch role {
+        case .client: guard header.maskKey == nil else { throw .protocolError("the server masked a frame") }
+        case .server: guard header.maskKey != nil else { throw .protocolError("the client sent an unmasked frame") }
+        }
         if header.isCompressed || (header.opcode == .continuation && compressedMessage) {
             // The inflated size is checked while inflating; this only bounds what one frame may
             // make us buffer (DEFLATE's stored blocks add 5 bytes per 64 KiB, hence the slack).
@@ -132,12 +151,30 @@ public struct FrameDecoder: Sendable {
         }
         let length = Int(header.payloadLength)
         let payloadStart = start + header.headerLength
+        if let key = header.maskKey {
+            unmask(key, payloadStart: payloadStart, arrived: min(available - header.headerLength, length))
+        }
         guard available - header.headerLength >= length else {
             try validateEarly(header, payloadStart: payloadStart, arrived: available - header.headerLength)
             return nil
         }
         readIndex = payloadStart + length
         return (header, payloadStart..<readIndex)
+    }
+
+    /// Unmasks the payload bytes of the current frame that arrived since the last call, in
+    /// place, so early UTF-8 validation and the finished payload see the clear bytes.
+    private mutating func unmask(_ key: UInt32, payloadStart: Int, arrived: Int) {
+        guard arrived > unmaskedPayloadBytes else { return }
+        let keyBytes: [UInt8] = [UInt8(key >> 24), UInt8(key >> 16 & 0xFF), UInt8(key >> 8 & 0xFF), UInt8(key & 0xFF)]
+        // The key repeats every 4 payload bytes: start it where the previous call stopped.
+        let phase = unmaskedPayloadBytes % 4
+        let rotated = Array(keyBytes[phase...] + keyBytes[..<phase])
+        let range = payloadStart + unmaskedPayloadBytes..<payloadStart + arrived
+        buffer.withUnsafeMutableBufferPointer { all in
+            FrameEncoder.applyMask(rotated, to: UnsafeMutableBufferPointer(rebasing: all[range]))
+        }
+        unmaskedPayloadBytes = arrived
     }
 
     /// Validates the part of an incomplete text frame that has arrived.

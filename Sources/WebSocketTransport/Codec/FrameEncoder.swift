@@ -1,6 +1,7 @@
 public import LiveConnection
 
-/// Encodes client-to-server frames, masked with the key the caller drew (RFC 6455 §5.3).
+/// Encodes frames: a client's masked with the key the caller drew (RFC 6455 §5.3), a
+/// server's unmasked (a nil key).
 ///
 /// ```swift
 /// var random = SystemRandomSource()
@@ -17,27 +18,33 @@ public enum FrameEncoder {
         UInt32(truncatingIfNeeded: random.nextWord() >> 32)
     }
 
-    /// One whole frame: header, mask key and masked payload. `compressed` sets RSV1, which
+    /// One whole frame: header, mask key (if any) and payload, masked with it. A client
+    /// passes a fresh key for every frame; a server passes nil. `compressed` sets RSV1, which
     /// marks the first frame of a permessage-deflate message.
     public static func encode(
         _ opcode: Opcode, payload: some Collection<UInt8>, isFinal: Bool = true, compressed: Bool = false,
-        maskKey: UInt32
+        maskKey: UInt32?
     ) -> [UInt8] {
         let length = payload.count
+        let maskBit: UInt8 = maskKey == nil ? 0 : 0x80
         var frame: [UInt8] = []
         frame.reserveCapacity(length + 14)
         frame.append((isFinal ? 0x80 : 0) | (compressed ? 0x40 : 0) | opcode.rawValue)
         if length <= 125 {
-            frame.append(0x80 | UInt8(length))
+            frame.append(maskBit | UInt8(length))
         } else if length <= 0xFFFF {
-            frame.append(0x80 | 126)
+            frame.append(maskBit | 126)
             frame.append(UInt8(length >> 8))
             frame.append(UInt8(length & 0xFF))
         } else {
-            frame.append(0x80 | 127)
+            frame.append(maskBit | 127)
             for shift in stride(from: 56, through: 0, by: -8) {
                 frame.append(UInt8(truncatingIfNeeded: UInt64(length) >> UInt64(shift)))
             }
+        }
+        guard let maskKey else {
+            frame.append(contentsOf: payload)
+            return frame
         }
         let key: [UInt8] = [
             UInt8(maskKey >> 24), UInt8(maskKey >> 16 & 0xFF), UInt8(maskKey >> 8 & 0xFF), UInt8(maskKey & 0xFF),

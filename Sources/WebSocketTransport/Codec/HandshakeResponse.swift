@@ -31,38 +31,22 @@ public struct HandshakeResponse: Hashable, Sendable {
     /// Parses a response head; nil until the blank line has arrived.
     /// Returns the response and how many bytes it used (what follows is frame data).
     public static func parse(_ bytes: some Collection<UInt8>) throws(TransportError) -> (HandshakeResponse, Int)? {
-        let array = Array(bytes)
-        guard let end = headEnd(in: array) else {
-            if array.count > maximumHeadLength {
-                throw .handshakeInvalid("response head longer than \(maximumHeadLength) bytes")
+        let parsed: (HTTPHead, Int)?
+        do throws(HTTPHead.Failure) {
+            parsed = try HTTPHead.parse(bytes, limit: maximumHeadLength)
+        } catch {
+            switch error {
+            case .tooLong(let limit): throw .handshakeInvalid("response head longer than \(limit) bytes")
+            case .badHeaderLine(let line): throw .handshakeInvalid("bad header line '\(line)'")
             }
-            return nil
         }
-        let text = String(decoding: array[..<end], as: UTF8.self)
-        var lines = text.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard let (head, consumed) = parsed else { return nil }
+        let parts = head.startLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...599).contains(status)
         else {
-            throw .handshakeInvalid("bad status line '\(statusLine)'")
+            throw .handshakeInvalid("bad status line '\(head.startLine)'")
         }
-        var headers: [Endpoint.Header] = []
-        for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { throw .handshakeInvalid("bad header line '\(line)'") }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append(Endpoint.Header(name, value))
-        }
-        return (HandshakeResponse(status: status, headers: headers), end + 4)
-    }
-
-    private static func headEnd(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
-        }
-        return nil
+        return (HandshakeResponse(status: status, headers: head.headers), consumed)
     }
 
     /// Checks the upgrade (RFC 6455 §4.1, client steps 1–6); returns the negotiated subprotocol.
@@ -74,9 +58,7 @@ public struct HandshakeResponse: Hashable, Sendable {
         guard values(of: "upgrade").contains(where: { $0.lowercased() == "websocket" }) else {
             throw .handshakeInvalid("missing Upgrade: websocket")
         }
-        let connectionTokens = values(of: "connection").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard connectionTokens.contains("upgrade") else { throw .handshakeInvalid("missing Connection: Upgrade") }
+        guard HTTPHead(startLine: "", headers: headers).tokens(of: "connection").contains("upgrade") else { throw .handshakeInvalid("missing Connection: Upgrade") }
         guard values(of: "sec-websocket-accept") == [request.expectedAccept] else {
             throw .handshakeInvalid("Sec-WebSocket-Accept does not match the key")
         }

@@ -11,4 +11,10 @@ protocol ByteStream: Sendable {
     func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError)
     /// Ends the connection in both directions and wakes anyone waiting on it.
     func shutdown()
+    /// Sends end-of-stream after what was written, keeping the read side open (a server's
+    /// lingering close: it reads until the client closes, so its last frame is not lost
+    /// to a reset).
+    func shutdownWrite()
+    /// Ends the connection with a TCP reset (the peer sees ECONNRESET) and wakes waiters.
+    func reset()
 }

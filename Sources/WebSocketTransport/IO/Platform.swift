@@ -23,6 +23,14 @@ func posixShutdown(_ descriptor: Int32) {
     #endif
 }
 
+func posixShutdownWrite(_ descriptor: Int32) {
+    #if canImport(Glibc)
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    #else
+        _ = Darwin.shutdown(descriptor, SHUT_WR)
+    #endif
+}
+
 func posixConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     #if canImport(Glibc)
         Glibc.connect(descriptor, address, length)

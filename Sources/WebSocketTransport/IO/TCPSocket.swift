@@ -17,7 +17,8 @@ import Synchronization
 final class TCPSocket: ByteStream {
     let descriptor: Int32
 
-    private init(descriptor: Int32) {
+    /// Takes ownership of a connected descriptor (from `socket` + `connect`, or `accept`).
+    init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
@@ -51,13 +52,7 @@ final class TCPSocket: ByteStream {
         #endif
         guard descriptor >= 0 else { throw .reset(errno: errnoName(errno)) }
         let socket = TCPSocket(descriptor: descriptor)
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        var one: Int32 = 1
-        // Frames are written whole; Nagle would only delay pings and small messages.
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
+        socket.configureNonBlocking()
         let status = address.withSockaddr { pointer, length in posixConnect(descriptor, pointer, length) }
         if status != 0 {
             guard errno == EINPROGRESS else { throw connectError(errno) }
@@ -72,6 +67,17 @@ final class TCPSocket: ByteStream {
             if failure != 0 { throw connectError(failure) }
         }
         return socket
+    }
+
+    /// Non-blocking, no Nagle (frames are written whole; Nagle would only delay pings and
+    /// small messages), no SIGPIPE on Darwin.
+    func configureNonBlocking() {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var one: Int32 = 1
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
     }
 
     private static func connectError(_ code: Int32) -> TransportError {
@@ -142,6 +148,25 @@ final class TCPSocket: ByteStream {
     }
 
     func shutdown() {
+        posixShutdown(descriptor)
+    }
+
+    func shutdownWrite() {
+        posixShutdownWrite(descriptor)
+    }
+
+    /// Ends the connection with a TCP reset instead of a FIN: the peer's next read fails
+    /// with ECONNRESET. Linger 0 makes the final `close` send RST; on Linux, disconnecting
+    /// the socket (`connect` to AF_UNSPEC) sends it at once, while tasks may still hold
+    /// the descriptor. Pending waits are woken either way.
+    func reset() {
+        var immediate = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &immediate, socklen_t(MemoryLayout<linger>.size))
+        #if canImport(Glibc)
+            var unspecified = sockaddr()
+            unspecified.sa_family = sa_family_t(AF_UNSPEC)
+            _ = posixConnect(descriptor, &unspecified, socklen_t(MemoryLayout<sockaddr>.size))
+        #endif
         posixShutdown(descriptor)
     }
 

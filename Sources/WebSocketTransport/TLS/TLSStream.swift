@@ -61,6 +61,22 @@ final class TLSStream: ByteStream {
         return stream
     }
 
+    /// Accepts TLS over `socket` as a server, with the certificate and key in `context`.
+    static func accept(over socket: TCPSocket, context: TLSServerContext, until deadline: ContinuousClock.Instant)
+        async throws(TransportError) -> TLSStream
+    {
+        guard let ssl = context.makeSession(), let incoming = BIO_new(BIO_s_mem()),
+            let outgoing = BIO_new(BIO_s_mem())
+        else {
+            throw .tls("cannot create a TLS session: \(openSSLErrors())")
+        }
+        SSL_set_bio(ssl, incoming, outgoing)
+        SSL_set_accept_state(ssl)
+        let stream = TLSStream(socket: socket, engine: Engine(ssl: ssl, incoming: incoming, outgoing: outgoing))
+        try await stream.runHandshake(until: deadline)
+        return stream
+    }
+
     private static func makeContext(_ configuration: TLSConfiguration) throws(TransportError) -> OpaquePointer {
         guard let context = SSL_CTX_new(TLS_client_method()) else {
             throw .tls("cannot create a TLS context: \(openSSLErrors())")
@@ -142,7 +158,7 @@ final class TLSStream: ByteStream {
                 switch try feed() {
                 case .transferred: continue
                 case .wouldBlock: try await socket.waitUntil(.readable, deadline: deadline)
-                case .endOfStream: throw .tls("the server closed the connection during the TLS handshake")
+                case .endOfStream: throw .tls("the peer closed the connection during the TLS handshake")
                 case .failed(let code): throw .reset(errno: errnoName(code))
                 }
             }
@@ -250,7 +266,15 @@ final class TLSStream: ByteStream {
         socket.shutdown()
     }
 
-    private static func openSSLErrors() -> String {
+    func shutdownWrite() {
+        socket.shutdownWrite()
+    }
+
+    func reset() {
+        socket.reset()
+    }
+
+    static func openSSLErrors() -> String {
         var messages: [String] = []
         while case let code = ERR_get_error(), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)

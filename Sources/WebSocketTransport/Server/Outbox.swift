@@ -1,0 +1,110 @@
+import Synchronization
+
+/// The frames waiting to be written to one connection, in order, with a byte limit.
+///
+/// ```swift
+/// outbox.enqueue(.data(frame))          // false: over the limit or ended
+/// while let item = await outbox.next() { try await stream.write(item.frame, …) }
+/// ```
+///
+/// Anyone may enqueue without waiting (a broadcast must not stall on one slow client);
+/// the connection's writer task takes items one at a time. The limit bounds what a client
+/// that stops reading can make the server hold: the enqueue that would exceed it fails,
+/// and the connection is reset.
+final class Outbox: Sendable {
+    /// One frame to write.
+    struct Item: Sendable {
+        enum Kind: Sendable, Equatable {
+            case data, pong
+            /// Our close frame; `final` when nothing is read after it (the peer's close was
+            /// already seen, or the connection failed).
+            case close(final: Bool)
+        }
+        var frame: [UInt8]
+        var kind: Kind
+        var enqueuedAt: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var items: [Item] = []
+        var head = 0
+        var bytes = 0
+        var ended = false
+        var closeQueued = false
+        var waiter: CheckedContinuation<Item?, Never>?
+    }
+
+    private let state = Mutex(State())
+    let byteLimit: Int
+
+    init(byteLimit: Int) { self.byteLimit = byteLimit }
+
+    /// Bytes queued and not yet taken by the writer.
+    var queuedBytes: Int { state.withLock { $0.bytes } }
+
+    enum Refusal: Equatable {
+        /// After our close frame nothing more may be sent (RFC 6455 §5.5.1), or the connection ended.
+        case closed
+        /// The client is not reading fast enough.
+        case overLimit
+    }
+
+    /// Queues an item; nil when queued.
+    @discardableResult
+    func enqueue(_ frame: [UInt8], _ kind: Item.Kind) -> Refusal? {
+        let item = Item(frame: frame, kind: kind, enqueuedAt: .now)
+        let result: (Refusal?, CheckedContinuation<Item?, Never>?) = state.withLock { state in
+            if state.ended || state.closeQueued { return (.closed, nil) }
+            if case .close = kind { state.closeQueued = true }
+            guard state.bytes + frame.count <= byteLimit || kind != .data else { return (.overLimit, nil) }
+            if let waiter = state.waiter.take() { return (nil, waiter) }
+            state.items.append(item)
+            state.bytes += frame.count
+            return (nil, nil)
+        }
+        result.1?.resume(returning: item)
+        return result.0
+    }
+
+    /// True once a close frame was queued (nothing but it goes out afterwards).
+    var closeQueued: Bool { state.withLock { $0.closeQueued } }
+
+    /// Ends the outbox: queued items are dropped and the writer's `next()` returns nil.
+    func end() {
+        let waiter = state.withLock { state in
+            state.ended = true
+            state.items = []
+            state.head = 0
+            state.bytes = 0
+            return state.waiter.take()
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The next item, waiting for one; nil once ended or when the task is cancelled.
+    func next() async -> Item? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now: Item?? = state.withLock { state in
+                    if state.head < state.items.count {
+                        let item = state.items[state.head]
+                        state.head += 1
+                        state.bytes -= item.frame.count
+                        if state.head == state.items.count {
+                            state.items.removeAll(keepingCapacity: true)
+                            state.head = 0
+                        }
+                        return .some(item)
+                    }
+                    if state.ended || Task.isCancelled { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiter.take() }
+            waiter?.resume(returning: nil)
+        }
+    }
+}

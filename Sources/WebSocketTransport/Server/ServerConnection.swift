@@ -1,0 +1,100 @@
+public import LiveConnection
+import Synchronization
+
+/// One client connection of a ``WebSocketServer``, as its handler and the test controls see it.
+///
+/// ```swift
+/// connection.send(.text("hello"))            // queued; never waits for the client
+/// connection.close(code: .init(4001), reason: "token expired")
+/// connection.reset()                         // TCP RST: the client sees ECONNRESET
+/// ```
+///
+/// Sending only queues (see ``WebSocketServer/Configuration/maxQueuedBytes``): a slow
+/// client cannot stall a broadcast to the others. A client that lets more than that pile
+/// up is reset.
+public final class ServerConnection: Sendable {
+    /// Numbered from 1 in the order the server accepted the TCP connections.
+    public let id: UInt64
+    let outbox: Outbox
+
+    private struct State {
+        /// TCP, replaced by TLS over it once the TLS handshake is done.
+        var stream: any ByteStream
+        var request: UpgradeRequest?
+        var isOpen = false
+        var ended = false
+        var endReason: String?
+    }
+
+    private let state: Mutex<State>
+
+    init(id: UInt64, stream: any ByteStream, maxQueuedBytes: Int) {
+        self.id = id
+        self.state = Mutex(State(stream: stream))
+        self.outbox = Outbox(byteLimit: maxQueuedBytes)
+    }
+
+    var stream: any ByteStream { state.withLock { $0.stream } }
+
+    func replaceStream(_ stream: any ByteStream) { state.withLock { $0.stream = stream } }
+
+    /// The client's upgrade request, once it has been read.
+    public var request: UpgradeRequest? { state.withLock { $0.request } }
+
+    /// True from the 101 until the connection ends.
+    public var isOpen: Bool { state.withLock { $0.isOpen && !$0.ended } }
+
+    /// Why the connection ended ("closed 1000", "reset by the server", "protocol error 1002 …").
+    public var endReason: String? { state.withLock { $0.endReason } }
+
+    /// Queues a data message; false if the connection is closing or ended, or the client
+    /// was reset for not reading (it had more than the queue limit outstanding).
+    @discardableResult
+    public func send(_ message: Message) -> Bool {
+        let frame: [UInt8]
+        switch message {
+        case .text(let text): frame = FrameEncoder.encode(.text, payload: Array(text.utf8), maskKey: nil)
+        case .binary(let data): frame = FrameEncoder.encode(.binary, payload: Array(data), maskKey: nil)
+        }
+        switch outbox.enqueue(frame, .data) {
+        case nil: return true
+        case .closed: return false
+        case .overLimit:
+            reset(because: "reset: the client did not read \(outbox.byteLimit) queued bytes")
+            return false
+        }
+    }
+
+    /// Starts the close handshake: our close frame goes out after what is queued; the
+    /// connection ends when the client answers or the close timeout passes.
+    public func close(code: CloseCode, reason: String = "") {
+        outbox.enqueue(FrameEncoder.encode(.close, payload: ClosePayload(code: code, reason: reason).bytes, maskKey: nil),
+            .close(final: false))
+    }
+
+    /// Drops the connection with a TCP reset: no close frame, queued frames discarded.
+    public func reset() { reset(because: "reset by the server") }
+
+    func reset(because reason: String) {
+        noteEnd(reason)
+        outbox.end()
+        stream.reset()
+    }
+
+    func markOpen(_ request: UpgradeRequest) {
+        state.withLock { state in
+            state.request = request
+            state.isOpen = true
+        }
+    }
+
+    func noteRequest(_ request: UpgradeRequest) { state.withLock { $0.request = request } }
+
+    /// Records the first reason the connection ended; later ones are consequences.
+    func noteEnd(_ reason: String) {
+        state.withLock { state in
+            if state.endReason == nil { state.endReason = reason }
+            state.ended = true
+        }
+    }
+}

@@ -1,0 +1,86 @@
+public import LiveConnection
+
+/// The test-server controls: seed 000's faults, and the simulated network's, on real sockets.
+///
+/// ```swift
+/// server.freeze()                                  // sockets open; nothing read, written or answered
+/// server.thaw()
+/// server.closeAll(code: .init(4001), reason: "token expired")
+/// server.resetAll()                                // every client sees ECONNRESET
+/// server.failHandshakes(status: 503)               // later handshakes get HTTP 503
+/// ```
+extension WebSocketServer {
+    /// Every open connection starts the close handshake with this code and reason.
+    public func closeAll(code: CloseCode, reason: String) {
+        for connection in openConnections { connection.close(code: code, reason: reason) }
+    }
+
+    /// Every open connection (and, with `includingHandshakes`, every one still
+    /// handshaking) is dropped with a TCP reset: no close frame.
+    public func resetAll(includingHandshakes: Bool = false) {
+        for connection in connections where includingHandshakes || connection.isOpen {
+            state.withLock { $0.statistics.resets += 1 }
+            connection.reset()
+        }
+    }
+
+    /// Sockets stay open, but nothing is read or written and no handshake is answered
+    /// (no pongs either: a client's heartbeat must notice) until ``thaw()``. What is sent
+    /// meanwhile waits in the connections' queues, and flows on thaw.
+    public func freeze() { frozen.shut() }
+
+    /// Everything held by a freeze flows again.
+    public func thaw() { frozen.open() }
+
+    /// True while frozen.
+    public var isFrozen: Bool { !frozen.isOpen }
+
+    /// Refuse (true: the listening socket is closed, clients get ECONNREFUSED) or accept
+    /// again (false: the same port is bound anew). Throws if the port cannot be re-bound.
+    public func refuseConnections(_ refuse: Bool) throws(TransportError) {
+        if refuse {
+            let listener: TCPListener? = state.withLock { state in
+                state.refusing = true
+                return state.listener.take()
+            }
+            listening.shut()
+            // Wakes the accept loop's wait; the descriptor closes when its last user lets go.
+            if let listener { posixShutdown(listener.descriptor) }
+        } else {
+            guard state.withLock({ $0.refusing }) else { return }
+            let listener = try TCPListener(host: configuration.host, port: port)
+            state.withLock { state in
+                state.listener = listener
+                state.refusing = false
+            }
+            listening.open()
+        }
+    }
+
+    /// Answer every later handshake with this HTTP status (nil: accept again).
+    public func failHandshakes(status: Int?) {
+        if let status { precondition((100...599).contains(status) && status != 101, "\(status) is not a refusal status") }
+        state.withLock { $0.handshakeStatus = status }
+    }
+
+    /// Leave handshakes unanswered (true), or answer them, and those already waiting (false).
+    public func hangHandshakes(_ hang: Bool) {
+        if hang { handshakes.shut() } else { handshakes.open() }
+    }
+
+    /// Every later connection completes its handshake and is at once closed with this
+    /// code (a flapping server); nil stops it.
+    public func acceptThenClose(code: CloseCode?, reason: String = "") {
+        state.withLock { $0.acceptThenClose = code.map { ClosePayload(code: $0, reason: reason) } }
+    }
+
+    /// Delay every frame the server sends by this much (handshake answers and pongs by
+    /// twice this, a round trip, as in the simulated network).
+    public func setLatency(_ latency: Duration) {
+        precondition(latency >= .zero, "latency must not be negative, got \(latency)")
+        state.withLock { $0.latency = latency }
+    }
+
+    /// The current added latency.
+    public var latency: Duration { state.withLock { $0.latency } }
+}

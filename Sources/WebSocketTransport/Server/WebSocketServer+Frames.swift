@@ -1,0 +1,86 @@
+import LiveConnection
+
+/// The open connection's two tasks: the reader decodes the client's frames and acts on
+/// them, the writer sends what is queued. Freeze and latency apply to both.
+extension WebSocketServer {
+    func readFrames(_ connection: ServerConnection, leftover: [UInt8]) async {
+        var decoder = FrameDecoder(maxMessageSize: configuration.maxMessageSize, role: .server)
+        decoder.append(leftover)
+        while true {
+            do {
+                try await frozen.pass()
+            } catch {
+                return
+            }
+            do throws(ProtocolFailure) {
+                while let event = try decoder.nextEvent() {
+                    switch event {
+                    case .message(let message):
+                        await handler.received(message, on: connection)
+                    case .ping(let payload):
+                        connection.outbox.enqueue(FrameEncoder.encode(.pong, payload: payload, maskKey: nil), .pong)
+                    case .pong:
+                        break  // unsolicited pongs are allowed and ignored (§5.5.3)
+                    case .close(let body):
+                        // Our close went out already: this is the answer. Else echo the code (§5.5.1).
+                        connection.noteEnd("closed \(body.code.map { "\($0.rawValue)" } ?? "1005")")
+                        let echo = FrameEncoder.encode(.close, payload: ClosePayload(code: body.code).bytes, maskKey: nil)
+                        connection.outbox.enqueue(echo, .close(final: true))
+                        return
+                    }
+                }
+            } catch {
+                // Fail the connection (§7.1.7) with the failure's code; nothing more is read.
+                state.withLock { $0.statistics.protocolFailures += 1 }
+                connection.noteEnd("failed \(error.code.rawValue): \(error.detail)")
+                let close = FrameEncoder.encode(
+                    .close, payload: ClosePayload(code: error.code).bytes, maskKey: nil)
+                // Refused if a close of ours is queued already: then that one ends the connection.
+                connection.outbox.enqueue(close, .close(final: true))
+                return
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try await connection.stream.read(maximum: 64 * 1024, until: nil)
+            } catch {
+                connection.noteEnd(error == .cancelled ? "server stopped" : "\(error)")
+                connection.outbox.end()
+                return
+            }
+            if bytes.isEmpty {
+                connection.noteEnd("the client closed TCP without a close frame")
+                connection.outbox.end()
+                return
+            }
+            decoder.append(bytes)
+        }
+    }
+
+    func writeFrames(_ connection: ServerConnection) async {
+        while let item = await connection.outbox.next() {
+            do {
+                try await frozen.pass()
+            } catch {
+                return
+            }
+            let latency = self.latency
+            let delay = item.kind == .pong ? latency * 2 : latency
+            if delay > .zero {
+                _ = await IOReactor.shared.wait(for: .readable, on: -1, until: item.enqueuedAt + delay)
+            }
+            let isClose = if case .close = item.kind { true } else { false }
+            do {
+                try await connection.stream.write(item.frame, until: isClose ? .now + configuration.closeTimeout : nil)
+            } catch {
+                connection.noteEnd("\(error)")
+                return
+            }
+            if case .close(let final) = item.kind {
+                if final {
+                    await lingeringClose(connection.stream, until: .now + configuration.closeTimeout)
+                }
+                return
+            }
+        }
+    }
+}

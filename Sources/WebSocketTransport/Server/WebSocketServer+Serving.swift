@@ -1,0 +1,122 @@
+import LiveConnection
+
+/// One connection's life on the server: handshake, then a reader and a writer task until
+/// the close handshake, a failure or a reset ends it.
+extension WebSocketServer {
+    func serve(_ connection: ServerConnection) async {
+        defer { unregister(connection) }
+        guard let (request, leftover) = await handshake(connection) else {
+            connection.noteEnd("handshake not completed")
+            connection.stream.shutdown()
+            return
+        }
+        connection.markOpen(request)
+        await handler.opened(connection)
+        if let close = state.withLock({ $0.acceptThenClose }), let code = close.code {
+            connection.close(code: code, reason: close.reason)
+        }
+        let closeTimeout = configuration.closeTimeout
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.readFrames(connection, leftover: leftover) }
+            group.addTask { await self.writeFrames(connection) }
+            // Whichever ends first, the other gets the close timeout to finish its part
+            // (flush the last close frame, or read the client's answer to ours).
+            await group.next()
+            group.addTask { _ = await IOReactor.shared.wait(for: .readable, on: -1, until: .now + closeTimeout) }
+            await group.next()
+            group.cancelAll()
+        }
+        connection.noteEnd("ended")
+        connection.outbox.end()
+        connection.stream.shutdown()
+        await handler.closed(connection)
+    }
+
+    // MARK: Handshake
+
+    /// Reads the request head within the handshake timeout and answers it; returns the
+    /// request and the bytes after its head, or nil when the connection is not opened.
+    private func handshake(_ connection: ServerConnection) async -> (UpgradeRequest, [UInt8])? {
+        let deadline = ContinuousClock.now + configuration.handshakeTimeout
+        var stream = connection.stream
+        do throws(TransportError) {
+            if let tls = configuration.tls, let socket = stream as? TCPSocket {
+                stream = try await TLSStream.accept(over: socket, context: tls, until: deadline)
+                connection.replaceStream(stream)
+            }
+            var received: [UInt8] = []
+            while true {
+                let parsed: (UpgradeRequest, Int)?
+                do throws(UpgradeRefusal) {
+                    parsed = try UpgradeRequest.parse(received)
+                } catch {
+                    state.withLock { $0.statistics.handshakesRefused += 1 }
+                    await refuse(stream, with: error, deadline: deadline)
+                    return nil
+                }
+                if let (request, consumed) = parsed {
+                    connection.noteRequest(request)
+                    return try await answer(request, leftover: Array(received[consumed...]), on: connection, deadline)
+                }
+                let bytes = try await stream.read(maximum: 4096, until: deadline)
+                if bytes.isEmpty { return nil }
+                received += bytes
+            }
+        } catch {
+            if error == .reset(errno: "ETIMEDOUT") { state.withLock { $0.statistics.handshakeTimeouts += 1 } }
+            return nil
+        }
+    }
+
+    /// Applies the fault controls and the handler's decision to a valid request.
+    private func answer(
+        _ request: UpgradeRequest, leftover: [UInt8], on connection: ServerConnection,
+        _ deadline: ContinuousClock.Instant
+    ) async throws(TransportError) -> (UpgradeRequest, [UInt8])? {
+        // A frozen server, or hung handshakes, leave the client waiting: its connect timeout decides.
+        do {
+            try await frozen.pass()
+            try await handshakes.pass()
+        } catch {
+            return nil
+        }
+        if let status = state.withLock({ $0.handshakeStatus }) {
+            state.withLock { $0.statistics.handshakesRefused += 1 }
+            await refuse(connection.stream, with: UpgradeRefusal(status: status, reason: "refused by the test server"),
+                deadline: .now + configuration.closeTimeout)
+            return nil
+        }
+        switch await handler.handshake(request) {
+        case .refuse(let refusal):
+            state.withLock { $0.statistics.handshakesRefused += 1 }
+            await refuse(connection.stream, with: refusal, deadline: .now + configuration.closeTimeout)
+            return nil
+        case .accept(let subprotocol):
+            await delay(by: latency * 2)
+            try await connection.stream.write(request.acceptance(subprotocol: subprotocol), until: nil)
+            state.withLock { $0.statistics.handshakesCompleted += 1 }
+            return (request, leftover)
+        }
+    }
+
+    /// Sends an HTTP refusal and closes after it (lingering, so the response is not lost to a reset).
+    private func refuse(_ stream: any ByteStream, with refusal: UpgradeRefusal, deadline: ContinuousClock.Instant)
+        async
+    {
+        try? await stream.write(refusal.response, until: deadline)
+        await lingeringClose(stream, until: .now + configuration.closeTimeout)
+    }
+
+    /// Half-closes and reads until the client closes too (or the deadline): closing with
+    /// unread input would send a reset that can destroy our last bytes in flight.
+    func lingeringClose(_ stream: any ByteStream, until deadline: ContinuousClock.Instant) async {
+        stream.shutdownWrite()
+        while let bytes = try? await stream.read(maximum: 4096, until: deadline), !bytes.isEmpty {}
+    }
+
+    /// Waits out an added latency (cancellable).
+    func delay(by duration: Duration) async {
+        guard duration > .zero else { return }
+        _ = await IOReactor.shared.wait(for: .readable, on: -1, until: .now + duration)
+    }
+}

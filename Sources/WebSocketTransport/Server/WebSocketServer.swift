@@ -1,0 +1,175 @@
+public import LiveConnection
+import Synchronization
+
+/// The server side of RFC 6455 on the package's own sockets, reactor and OpenSSL code:
+/// many connections, each a child task, every wait parked in the one ``IOReactor``.
+///
+/// ```swift
+/// let server = try WebSocketServer(configuration: .init(port: 0), handler: EchoHandler())
+/// print(server.port)                  // the port the system chose
+/// try await withThrowingTaskGroup(of: Void.self) { group in
+///     group.addTask { await server.run() }
+///     …                               // talk to ws://127.0.0.1:\(server.port)/
+///     group.cancelAll()               // run() returns once every connection has ended
+/// }
+/// ```
+///
+/// It binds in `init`, so a port in use is an error there and the port is known before
+/// anything runs. `run()` serves until its task is cancelled. Hostile clients are bounded:
+/// a handshake must arrive within ``Configuration/handshakeTimeout`` (slow loris), a
+/// message over ``Configuration/maxMessageSize`` fails its connection with 1009, a client
+/// that stops reading is reset once ``Configuration/maxQueuedBytes`` pile up, and beyond
+/// ``Configuration/maxConnections`` new clients get a 503.
+///
+/// The fault controls (``freeze()``, ``refuseConnections(_:)``, ``hangHandshakes(_:)``,
+/// …) make it a test server: the same faults the simulated network injects, on real sockets.
+public final class WebSocketServer: Sendable {
+    public struct Configuration: Sendable {
+        /// An IPv4 or IPv6 literal (or `localhost`). Loopback by default.
+        public var host: String
+        /// 0 lets the system choose; read the result from ``WebSocketServer/port``.
+        public var port: UInt16
+        /// Serve wss:// with this identity; nil serves ws://.
+        public var tls: TLSServerContext?
+        /// The largest message accepted from a client; bigger fails the connection with 1009.
+        public var maxMessageSize: Int
+        /// From TCP accept to a complete request head (and the TLS handshake before it).
+        public var handshakeTimeout: Duration
+        /// How long a close handshake may take before the socket is dropped anyway.
+        public var closeTimeout: Duration
+        /// Connections (handshaking or open) served at once; more are answered 503.
+        public var maxConnections: Int
+        /// Bytes queued for one client before it is reset as not reading.
+        public var maxQueuedBytes: Int
+
+        public init(
+            host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerContext? = nil, maxMessageSize: Int = 1 << 20,
+            handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2),
+            maxConnections: Int = 1024, maxQueuedBytes: Int = 16 << 20
+        ) {
+            precondition(maxMessageSize >= 0 && maxConnections > 0 && maxQueuedBytes > 0, "server limits must be positive")
+            self.host = host
+            self.port = port
+            self.tls = tls
+            self.maxMessageSize = maxMessageSize
+            self.handshakeTimeout = handshakeTimeout
+            self.closeTimeout = closeTimeout
+            self.maxConnections = maxConnections
+            self.maxQueuedBytes = maxQueuedBytes
+        }
+    }
+
+    struct State {
+        var listener: TCPListener?
+        var refusing = false
+        var connections: [ServerConnection] = []
+        var nextID: UInt64 = 0
+        /// Set by ``failHandshakes(status:)``: every handshake is answered with it.
+        var handshakeStatus: Int?
+        var latency: Duration = .zero
+        var acceptThenClose: ClosePayload?
+        var statistics = ServerStatistics()
+    }
+
+    public let configuration: Configuration
+    /// The port the server listens on.
+    public let port: UInt16
+    let handler: any WebSocketServerHandler
+    let state: Mutex<State>
+    /// Shut while frozen: no reads, no writes, no handshake answers.
+    let frozen = Gate()
+    /// Shut while handshakes hang.
+    let handshakes = Gate()
+    /// Shut while connections are refused (the accept loop waits at it).
+    let listening = Gate()
+
+    /// Binds the listening socket; throws if the address is not a literal or the port is taken.
+    public init(configuration: Configuration, handler: some WebSocketServerHandler) throws(TransportError) {
+        let listener = try TCPListener(host: configuration.host, port: configuration.port)
+        self.configuration = configuration
+        self.port = listener.port
+        self.handler = handler
+        self.state = Mutex(State(listener: listener))
+    }
+
+    /// Serves until the task is cancelled; then every connection is reset and awaited.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                do {
+                    try await listening.pass()
+                } catch {
+                    break
+                }
+                guard let listener = state.withLock({ $0.listener }) else { continue }
+                let socket: TCPSocket
+                do throws(TransportError) {
+                    socket = try await listener.accept()
+                } catch {
+                    if error == .cancelled { break }
+                    if state.withLock({ $0.refusing }) { continue }
+                    // EMFILE and friends: the connection stays queued; try again shortly.
+                    // A shut-down listener (refuseConnections) fails here too and is replaced.
+                    state.withLock { $0.statistics.acceptFailures += 1 }
+                    _ = await IOReactor.shared.wait(for: .readable, on: -1, until: .now + .milliseconds(50))
+                    continue
+                }
+                guard let connection = admit(socket) else { continue }
+                group.addTask { await self.serve(connection) }
+            }
+            for connection in state.withLock({ $0.connections }) { connection.reset(because: "server stopped") }
+        }
+    }
+
+    /// Registers a new connection, or answers 503 and drops it when the server is full.
+    private func admit(_ socket: TCPSocket) -> ServerConnection? {
+        let admitted: ServerConnection? = state.withLock { state in
+            state.statistics.accepted += 1
+            guard state.connections.count < configuration.maxConnections else {
+                state.statistics.turnedAway += 1
+                return nil
+            }
+            state.nextID += 1
+            let connection = ServerConnection(id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes)
+            state.connections.append(connection)
+            return connection
+        }
+        if admitted == nil {
+            guard configuration.tls == nil else {
+                socket.shutdown()
+                return nil
+            }
+            // Best effort and non-blocking: a full server must not wait on the client it turns away.
+            _ = socket.trySend(UpgradeRefusal(status: 503, reason: "too many connections").response[...])
+            socket.shutdown()
+        }
+        return admitted
+    }
+
+    func unregister(_ connection: ServerConnection) {
+        state.withLock { state in state.connections.removeAll { $0 === connection } }
+    }
+
+    // MARK: Observation
+
+    /// Every connection, handshaking or open, in accept order.
+    public var connections: [ServerConnection] { state.withLock { $0.connections } }
+
+    /// The open connections (handshake done, not ended), in accept order.
+    public var openConnections: [ServerConnection] { connections.filter(\.isOpen) }
+
+    /// Counters since the server started.
+    public var statistics: ServerStatistics { state.withLock { $0.statistics } }
+}
+
+/// What a ``WebSocketServer`` has done, for tests and `livesim serve`'s admin endpoint.
+public struct ServerStatistics: Hashable, Sendable {
+    public var accepted = 0
+    public var turnedAway = 0
+    public var acceptFailures = 0
+    public var handshakesCompleted = 0
+    public var handshakesRefused = 0
+    public var handshakeTimeouts = 0
+    public var protocolFailures = 0
+    public var resets = 0
+}

@@ -1,0 +1,152 @@
+import Foundation
+import LiveConnection
+import Testing
+
+@testable import WebSocketTransport
+
+/// The server against our own client and against hostile raw clients. Each test talks to
+/// real loopback sockets under a time limit; a hostile client must get the RFC's answer
+/// (or a timeout) while another client is served throughout.
+@Suite("WebSocket server")
+struct ServerTests {
+    static func url(_ server: WebSocketServer, _ path: String = "/") -> URL {
+        URL(string: "ws://127.0.0.1:\(server.port)\(path)")!
+    }
+
+    static let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(10)))
+
+    /// Proves the server still serves: a fresh client's message comes back.
+    static func assertServing(_ server: WebSocketServer) async throws {
+        let connection = try await transport.open(Endpoint(url: url(server)))
+        try await connection.send(.text("still there?"))
+        #expect(try await connection.receive() == .message(.text("still there?")))
+        await connection.close(code: .normal, reason: "")
+    }
+
+    @Test("echoes text and binary to our client, answers its pings, and completes its close handshake")
+    func echo() async throws {
+        try await ServerHarness.with { server in
+            let connection = try await Self.transport.open(Endpoint(url: Self.url(server)))
+            let big = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0) })
+            try await connection.send(.text("héllo"))
+            try await connection.send(.binary(big))
+            #expect(try await connection.receive() == .message(.text("héllo")))
+            async let pinged: Void = connection.ping()
+            #expect(try await connection.receive() == .message(.binary(big)))
+            // The pong is read by the next receive; the close answer ends it.
+            async let closing: Void = connection.close(code: .normal, reason: "bye")
+            #expect(try await connection.receive() == .closed(code: .normal, reason: ""))
+            try await pinged
+            await closing
+        }
+    }
+
+    @Test("a raw client's ping gets its payload back; its close gets the code echoed, then TCP ends")
+    func rawPingAndClose() async throws {
+        try await ServerHarness.with { server in
+            var (client, decoder) = try await RawClient.upgraded(server)
+            try await client.write(RawClient.frame(.ping, [7, 7, 7]))
+            #expect(try await client.nextEvent(&decoder) == .pong([7, 7, 7]))
+            try await client.write(RawClient.frame(.close, ClosePayload(code: .init(4000), reason: "done").bytes))
+            #expect(try await client.nextEvent(&decoder) == .close(ClosePayload(code: .init(4000))))
+            _ = try await client.awaitEnd(within: .seconds(5))
+        }
+    }
+
+    /// Sends `bytes` after a valid upgrade; expects a close frame with `code`, then the end of TCP,
+    /// while another client is served.
+    static func expectFailure(_ bytes: [UInt8], code: CloseCode, configuration: WebSocketServer.Configuration = .init())
+        async throws
+    {
+        try await ServerHarness.with(configuration) { server in
+            var (client, decoder) = try await RawClient.upgraded(server)
+            try await client.write(bytes)
+            guard case .close(let body) = try await client.nextEvent(&decoder) else {
+                Issue.record("no close frame")
+                return
+            }
+            #expect(body.code == code)
+            _ = try await client.awaitEnd(within: .seconds(5))
+            try await assertServing(server)
+            #expect(server.statistics.protocolFailures == 1)
+        }
+    }
+
+    @Test("an unmasked client frame is answered with 1002")
+    func unmasked() async throws {
+        try await Self.expectFailure(serverFrame(opcode: 1, Array("hi".utf8)), code: .protocolError)
+    }
+
+    @Test("invalid UTF-8 in a text message is answered with 1007, even split across fragments")
+    func badUTF8() async throws {
+        let bytes = RawClient.frame(.text, [0x61, 0xE2, 0x82], final: false) + RawClient.frame(.continuation, [0x28])
+        try await Self.expectFailure(bytes, code: .invalidPayload)
+    }
+
+    @Test("a frame over the size limit is answered with 1009 as soon as its header arrives")
+    func oversize() async throws {
+        // Only the header of a 2^40-byte frame is sent: the server must not wait for (or buffer) the payload.
+        let header = Array(serverFrame(opcode: 2, [], maskKey: [1, 2, 3, 4], declaredLength: 1 << 40))
+        try await Self.expectFailure(header, code: .messageTooBig, configuration: .init(maxMessageSize: 4096))
+    }
+
+    @Test("a reserved opcode is answered with 1002")
+    func reservedOpcode() async throws {
+        try await Self.expectFailure(serverFrame(opcode: 3, [], maskKey: [1, 2, 3, 4]), code: .protocolError)
+    }
+
+    @Test("a slow-loris handshake is dropped at the handshake deadline while others are served")
+    func slowLoris() async throws {
+        try await ServerHarness.with(.init(handshakeTimeout: .milliseconds(400))) { server in
+            let loris = try await RawClient.connect(server)
+            try await loris.write(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
+            try await Self.assertServing(server)
+            try await loris.write(Array("Upgrade: websocket\r\n".utf8))
+            let waited = try await loris.awaitEnd(within: .seconds(10))
+            #expect(waited < .seconds(10))
+            #expect(server.statistics.handshakeTimeouts == 1)
+        }
+    }
+
+    @Test("a thousand idle connections fill the server: the next gets 503, and once they time out, service resumes")
+    func idleFlood() async throws {
+        let configuration = WebSocketServer.Configuration(handshakeTimeout: .seconds(15), maxConnections: 1000)
+        try await ServerHarness.with(configuration, limit: .seconds(120)) { server in
+            var idle: [RawClient] = []
+            for _ in 0..<1000 { idle.append(try await RawClient.connect(server)) }
+            // Accepts happen asynchronously: wait until the server has taken all of them.
+            let start = ContinuousClock.now
+            while server.statistics.accepted < 1000 { try await ContinuousClock().sleep(for: .milliseconds(20)) }
+            try #require(start.duration(to: .now) < .seconds(10), "too slow to hold them all before the deadline")
+            let turnedAway = try await RawClient.connect(server)
+            try await turnedAway.write(ServerCodecTests.request(Array(ServerCodecTests.valid.dropLast())))
+            let (status, _) = try await turnedAway.readHead()
+            #expect(status.hasPrefix("HTTP/1.1 503"), "\(status)")
+            // Every idle connection is closed by the server at its handshake deadline.
+            for client in idle { _ = try await client.awaitEnd(within: .seconds(40)) }
+            #expect(server.statistics.handshakeTimeouts == 1000)
+            try await Self.assertServing(server)
+        }
+    }
+
+    @Test("a client that stops reading is reset once its queue passes the limit; others are unaffected")
+    func slowConsumer() async throws {
+        struct Flood: WebSocketServerHandler {
+            func received(_ message: Message, on connection: ServerConnection) async {
+                guard message == .text("flood") else {
+                    connection.send(message)
+                    return
+                }
+                let chunk = Message.binary(Data(repeating: 1, count: 64 * 1024))
+                for _ in 0..<2_000 where connection.send(chunk) {}
+            }
+        }
+        try await ServerHarness.with(.init(maxQueuedBytes: 1 << 20), handler: Flood()) { server in
+            let (client, _) = try await RawClient.upgraded(server)
+            try await client.write(RawClient.frame(.text, Array("flood".utf8)))
+            while server.connections.first?.endReason == nil { try await ContinuousClock().sleep(for: .milliseconds(20)) }
+            #expect(server.connections.first?.endReason?.contains("did not read") == true)
+            try await Self.assertServing(server)
+        }
+    }
+}
