@@ -21,7 +21,7 @@ enum Livesim {
         .replay,
         .shrink,
         .diff,
-        .connect, .echoClient,
+        .connect, .echoClient, .serve,
         .check,
         .schedules,
     ]

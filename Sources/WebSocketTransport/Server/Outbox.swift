@@ -9,8 +9,8 @@ import Synchronization
 ///
 /// Anyone may enqueue without waiting (a broadcast must not stall on one slow client);
 /// the connection's writer task takes items one at a time. The limit bounds what a client
-/// that stops reading can make the server hold: the enqueue that would exceed it fails,
-/// and the connection is reset.
+/// that stops reading can make the server hold: once the queue holds that many bytes the
+/// next data frame is refused and the connection is reset.
 final class Outbox: Sendable {
     /// One frame to write.
     struct Item: Sendable {
@@ -56,7 +56,9 @@ final class Outbox: Sendable {
         let result: (Refusal?, CheckedContinuation<Item?, Never>?) = state.withLock { state in
             if state.ended || state.closeQueued { return (.closed, nil) }
             if case .close = kind { state.closeQueued = true }
-            guard state.bytes + frame.count <= byteLimit || kind != .data else { return (.overLimit, nil) }
+            // Refused only once the queue already holds the limit: one message of any allowed
+            // size always fits, and the queue never holds more than the limit plus one message.
+            guard state.bytes < byteLimit || kind != .data else { return (.overLimit, nil) }
             if let waiter = state.waiter.take() { return (nil, waiter) }
             state.items.append(item)
             state.bytes += frame.count
