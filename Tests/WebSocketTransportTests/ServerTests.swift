@@ -95,36 +95,43 @@ struct ServerTests {
         try await Self.expectFailure(serverFrame(opcode: 3, [], maskKey: [1, 2, 3, 4]), code: .protocolError)
     }
 
-    @Test("a slow-loris handshake is dropped at the handshake deadline while others are served")
+    @Test("fifty slow-loris handshakes are dropped at the handshake deadline while others are served")
     func slowLoris() async throws {
-        try await ServerHarness.with(.init(handshakeTimeout: .milliseconds(400))) { server in
-            let loris = try await RawClient.connect(server)
-            try await loris.write(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
+        try await ServerHarness.with(.init(handshakeTimeout: .milliseconds(500))) { server in
+            var lorises: [RawClient] = []
+            for _ in 0..<50 {
+                let loris = try await RawClient.connect(server)
+                try await loris.write(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
+                lorises.append(loris)
+            }
             try await Self.assertServing(server)
-            try await loris.write(Array("Upgrade: websocket\r\n".utf8))
-            let waited = try await loris.awaitEnd(within: .seconds(10))
-            #expect(waited < .seconds(10))
-            #expect(server.statistics.handshakeTimeouts == 1)
+            for loris in lorises {
+                // One more header line, too late to matter: the server hangs up at its deadline.
+                try? await loris.write(Array("Upgrade: websocket\r\n".utf8))
+                _ = try await loris.awaitEnd(within: .seconds(30))
+            }
+            #expect(server.statistics.handshakeTimeouts == 50)
+            #expect(server.connections.isEmpty)
         }
     }
 
-    @Test("a thousand idle connections fill the server: the next gets 503, and once they time out, service resumes")
+    @Test("a thousand idle connections fill the server: the next gets 503 at once; when they go, so does the load")
     func idleFlood() async throws {
-        let configuration = WebSocketServer.Configuration(handshakeTimeout: .seconds(15), maxConnections: 1000)
-        try await ServerHarness.with(configuration, limit: .seconds(120)) { server in
+        let configuration = WebSocketServer.Configuration(handshakeTimeout: .seconds(120), maxConnections: 1000)
+        try await ServerHarness.with(configuration, limit: .seconds(110)) { server in
             var idle: [RawClient] = []
             for _ in 0..<1000 { idle.append(try await RawClient.connect(server)) }
-            // Accepts happen asynchronously: wait until the server has taken all of them.
-            let start = ContinuousClock.now
-            while server.statistics.accepted < 1000 { try await ContinuousClock().sleep(for: .milliseconds(20)) }
-            try #require(start.duration(to: .now) < .seconds(10), "too slow to hold them all before the deadline")
+            // Accepts happen asynchronously: wait until the server holds all of them.
+            while server.connections.count < 1000 { try await ContinuousClock().sleep(for: .milliseconds(20)) }
             let turnedAway = try await RawClient.connect(server)
             try await turnedAway.write(ServerCodecTests.request(Array(ServerCodecTests.valid.dropLast())))
             let (status, _) = try await turnedAway.readHead()
             #expect(status.hasPrefix("HTTP/1.1 503"), "\(status)")
-            // Every idle connection is closed by the server at its handshake deadline.
-            for client in idle { _ = try await client.awaitEnd(within: .seconds(40)) }
-            #expect(server.statistics.handshakeTimeouts == 1000)
+            #expect(server.statistics.turnedAway == 1)
+            // The idle clients leave; the server lets every one of them go and serves again.
+            for client in idle { client.socket.shutdown() }
+            idle = []
+            while !server.connections.isEmpty { try await ContinuousClock().sleep(for: .milliseconds(20)) }
             try await Self.assertServing(server)
         }
     }
