@@ -1,7 +1,7 @@
 public import LiveConnection
 import Statistics
 
-/// Checks delays against a claimed ``BackoffPolicy``: the distribution of every delay,
+/// Checks delays against a claimed `BackoffPolicy`: the distribution of every delay,
 /// the atom at the cap, and independence within and across runs.
 ///
 /// ```swift
@@ -34,6 +34,9 @@ public enum BackoffFit {
     /// Fits recorded delays to the claim; see ``FitReport`` for the verdicts.
     ///
     /// - Parameters:
+    ///   - observations: the delays, with their runs, attempts and previous delays.
+    ///   - policy: the claim: its stated distribution for each delay is what is tested.
+    ///   - alpha: the family-wise level; each of the m rows is judged at alpha / m.
     ///   - tolerance: how close a delay must be to a stated constant or to the cap to
     ///     count as equal (recorded delays are usually rounded, e.g. to milliseconds).
     ///   - seed: the seed that produced the sample, if known; it is reported in every
@@ -166,7 +169,7 @@ extension BackoffFit {
 
     /// Verifies the delay after `attempt` failures with the sample size that detects a
     /// CDF departure of `effect` with probability `power` at level `alpha` (see
-    /// ``PowerAnalysis/kolmogorovSmirnovSampleSize(effect:alpha:power:)``).
+    /// `kolmogorovSmirnovSampleSize(effect:alpha:power:)`).
     public static func verify(
         _ policy: BackoffPolicy, attempt: Int, effect: Double, power: Double, alpha: Double, seed: UInt64
     ) -> FitReport {

@@ -1,7 +1,7 @@
 public import LiveConnection
 import LiveConnectionSimulator
 
-/// The delays a ``LiveConnection/ConnectionManager`` itself waits between connection
+/// The delays a `ConnectionManager` itself waits between connection
 /// attempts, recorded in simulation: the sample to hold against its policy's claim.
 ///
 /// ```swift
@@ -34,7 +34,7 @@ public enum ManagerDelays {
     ///     observations of a run have attempts 1…`attempts`.
     ///   - seed: derives each run's random source (through SplitMix64).
     ///   - logic: the decision maker, if not `ConnectionMachine(configuration:)` (your own
-    ///     ``LiveConnection/ConnectionLogic``, or a deliberately broken one).
+    ///     `ConnectionLogic`, or a deliberately broken one).
     /// - Throws: ``ManagerDelaysError`` for an out-of-range count, or when a run ended
     ///   before its manager retried `attempts` times (it stopped, or stalled).
     public static func record(

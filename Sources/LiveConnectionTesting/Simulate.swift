@@ -27,8 +27,10 @@ import Testing
 ///   - timeLimit: virtual time after which the body is cancelled.
 ///   - configuration: the configuration recorded in the trace and offered to managers.
 ///   - name: the generator name written in the trace (defaults to the test's name).
+///   - body: the simulated session; it runs on the simulator's executor and may only wait
+///     on `world.clock` and on work it started itself (child tasks).
 /// - Returns: the body's value.
-/// - Throws: the body's error, or ``SimulationError/deadlocked(at:pendingSleepers:)``.
+/// - Throws: the body's error, or `deadlocked(at:pendingSleepers:)`.
 @discardableResult
 public func simulate<Value: Sendable>(
     seed: UInt64,
@@ -85,17 +87,27 @@ public struct SimulationFailureReport: Sendable {
     /// The comment on each failed expectation of the case: the seed and where its trace went.
     public var issueComment: String { "simulation seed \(seed) failed; trace attached as \(attachmentName)" }
 
+    /// The timeline picture's attachment name: `seed<N>.svg`.
+    public var pictureName: String { "seed\(seed).svg" }
+
+    /// The run's timeline as an SVG picture: a lane per manager with its phases over
+    /// virtual time, the actions, deliveries and log lines as marks.
+    public var picture: String {
+        TimelinePicture(timeline: trace.observed, title: "\(trace.generator.name), seed \(seed)").svg()
+    }
+
     /// The run's timeline (actions, the managers' phases and deliveries, the test's log
     /// lines, by virtual time), as the trace's observed section writes it.
     public var timeline: String { trace.observed.map { $0.traceLine + "\n" }.joined() }
 
-    /// Attaches the trace to the running test and, if `printing`, prints ``summary`` on
+    /// Attaches the trace and its picture to the running test and, if `printing`, prints ``summary`` on
     /// standard error (the `.simulation` trait prints one summary per test instead). When
     /// this seed is the one `LIVESIM_SEED` pins (the replay line is running), the timeline
     /// is printed too: that run is the one being debugged.
     public func record(printing: Bool = true) {
         if Test.current != nil {
             Attachment.record(trace.encode(), named: attachmentName)
+            Attachment.record(picture, named: pictureName)
         }
         if printing { Self.printLine(summary) }
         if (try? Seeds.pinned(in: ProcessInfo.processInfo.environment)) == seed {

@@ -75,7 +75,7 @@ extension SimulationWorld {
     ///
     /// - Throws: ``SimulationWorldError/needsManager(_:)`` for an app intent without a
     ///   manager, ``SimulationWorldError/unsupported(_:)`` for stale callbacks, which only
-    ///   ``SimulationRun`` can deliver (it tracks the manager's generations).
+    ///   `SimulationRun` can deliver (it tracks the manager's generations).
     public func perform(_ action: SimulationAction, on manager: ConnectionManager? = nil)
         async throws(SimulationWorldError)
     {
@@ -109,7 +109,7 @@ extension SimulationWorld {
 public enum SimulationWorldError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An app intent (connect, subscribe, …) was performed without a manager to do it.
     case needsManager(SimulationAction)
-    /// Only the full ``SimulationRun`` harness can do this (stale callbacks).
+    /// Only the full `SimulationRun` harness can do this (stale callbacks).
     case unsupported(SimulationAction)
 
     public var description: String {

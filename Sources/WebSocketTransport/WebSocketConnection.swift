@@ -18,10 +18,10 @@ import Synchronization
 /// matching pong arrives, and echoes the server's close frame (RFC 6455 §5.5.1). The
 /// connection ends in exactly one of the three ways `TransportConnection` names:
 /// `receive()` returns `.closed(code:reason:)` after a close frame (1005 when the frame
-/// had no code), throws ``LiveConnection/TransportError/reset(errno:)`` for a reset or an
+/// had no code), throws `reset(errno:)` for a reset or an
 /// end of stream without a close frame ("EOF"), or never returns while the peer is silent.
 /// A peer that breaks the protocol gets a close frame with 1002, 1007 or 1009 and
-/// `receive()` throws ``LiveConnection/TransportError/protocolViolation(_:_:)``.
+/// `receive()` throws `protocolViolation(_:_:)`.
 public final class WebSocketConnection: TransportConnection {
     /// The subprotocol the server chose, if any (always one of those offered).
     public let subprotocol: String?

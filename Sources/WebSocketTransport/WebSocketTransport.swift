@@ -2,7 +2,7 @@ import Foundation
 public import LiveConnection
 import Synchronization
 
-/// The real ``LiveConnection/Transport``: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
+/// The real `Transport`: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
 ///
 /// ```swift
 /// let transport = WebSocketTransport()
@@ -11,7 +11,7 @@ import Synchronization
 /// try await connection.send(.text("hi"))
 /// ```
 ///
-/// Handshake keys and masking keys come from the injected ``LiveConnection/RandomSource``
+/// Handshake keys and masking keys come from the injected `RandomSource`
 /// (the system generator by default) so a seeded test can predict every byte we send.
 /// The whole attempt — resolution, TCP, TLS and the upgrade — is bounded by
 /// ``Configuration/connectTimeout`` and honours task cancellation at every wait.

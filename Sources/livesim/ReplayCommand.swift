@@ -1,3 +1,4 @@
+import Foundation
 import LiveConnection
 import LiveConnectionSimulator
 
@@ -7,13 +8,14 @@ extension Command {
         name: "replay",
         summary: "re-run a trace file or a seed and print its timeline",
         usage: """
-            usage: livesim replay FILE.trace [--quiet] [--write OUT.trace]
-                   livesim replay --seed N [--variant NAME] [--duration 1h] [--strategy fifo|random|pct] [--quiet] [--write OUT.trace]
+            usage: livesim replay FILE.trace [--quiet] [--write OUT.trace] [--svg OUT.svg]
+                   livesim replay --seed N [--variant NAME] [--duration 1h] [--strategy fifo|random|pct] [--quiet] [--write OUT.trace] [--svg OUT.svg]
 
             Runs the trace's schedule (or the scenario the swarm generator makes from seed N)
             against the manager, printing one line per input, effect and action with its
             virtual time, then the violations. --write saves the run as a trace, with its
-            timeline in the observed section, for `livesim diff`.
+            timeline in the observed section, for `livesim diff`. --svg draws that timeline:
+            the manager's phases over virtual time, the actions, deliveries and violations.
             Exit status: 0 when the run shows what the trace's `expect:` line says (or, with
             no expect line, when every invariant held); 1 otherwise or on an error;
             64 bad arguments.
@@ -25,6 +27,7 @@ extension Command {
             let strategy = try arguments.option("--strategy", parse: { StrategyChoice.Kind(rawValue: $0) })
             let quiet = arguments.flag("--quiet")
             let output = try arguments.option("--write")
+            let picture = try arguments.option("--svg")
             let file = arguments.optionalPositional()
             try arguments.finish()
 
@@ -76,6 +79,12 @@ extension Command {
                 trace.observed = result.observedEvents
                 try TraceLibrary.write(trace, toFile: output)
                 print("wrote \(output)")
+            }
+            if let picture {
+                let title = "\(file ?? "seed \(trace.scenario.seed)"): \(verdict ? "as expected" : "NOT as expected")"
+                try TimelinePicture(timeline: result.observedEvents, title: title).svg()
+                    .write(toFile: picture, atomically: true, encoding: .utf8)
+                print("wrote \(picture)")
             }
             return verdict ? 0 : 1
         })

@@ -133,6 +133,8 @@ struct SimulateTests {
         let made = reports.withLock { $0 }
         #expect(made.map(\.seed) == [4, 5])
         #expect(made.first?.trace.observed.map(\.text) == ["log lost one"])
+        #expect(made.first?.pictureName == "seed4.svg")
+        #expect(made.first?.picture.contains("<title>0ms lost one</title>") == true)
         #expect(
             made.first?.summary
                 == "simulation seed 4 failed; replay: LIVESIM_SEED=4 swift test --filter 'SimulateTests/traitReportsThrownErrors'"

@@ -12,7 +12,7 @@ public import LiveConnection
 /// experiment.statedDistribution                          // U(T − L/2, P + T − L/2)
 /// ```
 ///
-/// The pure ``ConnectionMachine`` runs in virtual time under a minimal shell: the
+/// The pure `ConnectionMachine` runs in virtual time under a minimal shell: the
 /// handshake and flush complete at once, every ping is answered after the round trip L
 /// while the peer lives, and timers fire from an ``EventQueue``. The peer dies at a
 /// uniformly random moment within `cycles` heartbeat intervals of the open, so its death

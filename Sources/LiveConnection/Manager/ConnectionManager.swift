@@ -56,7 +56,7 @@ public actor ConnectionManager {
 
     /// - Parameters:
     ///   - configuration: heartbeat, timeouts, backoff, close-code classes.
-    ///   - transport: the network (``WebSocketTransport`` or a simulated one).
+    ///   - transport: the network (`WebSocketTransport` or a simulated one).
     ///   - clock: all time goes through it (`ContinuousClock` or a virtual clock).
     ///   - random: backoff draws (system generator, or a seeded one in tests).
     ///   - subscriptionProtocol: the wire spelling of subscribe / resume / sequence numbers.

@@ -1,7 +1,7 @@
 public import LiveConnection
 
-/// A scripted ``RandomSource`` that returns one chosen word, so a backoff draw lands on
-/// a boundary of its range: the checker branches over ``Draw/allCases`` instead of
+/// A scripted `RandomSource` that returns one chosen word, so a backoff draw lands on
+/// a boundary of its range: the checker branches over `allCases` instead of
 /// sampling.
 ///
 /// ```swift
@@ -10,7 +10,7 @@ public import LiveConnection
 /// random.draws                                 // 1
 /// ```
 ///
-/// The words are chosen for Lemire's multiply-shift in ``RandomSource/uniform(below:)``,
+/// The words are chosen for Lemire's multiply-shift in `uniform(below:)`,
 /// which maps a word w to ⌊w·b / 2⁶⁴⌋ and *rejects* w when the low half of w·b is below
 /// 2⁶⁴ mod b. Word 0 gives low half 0, which is rejected for every bound b that is not a
 /// power of two: a source that always answers 0 would spin forever. So:

@@ -1,7 +1,7 @@
 public import LiveConnection
 public import LiveConnectionSimulator
 
-/// The shipped ``ConnectionMachine`` (or a broken `LogicVariant` of it) inside a bounded,
+/// The shipped `ConnectionMachine` (or a broken `LogicVariant` of it) inside a bounded,
 /// adversarial environment, as a ``Model`` for the checker.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ public import LiveConnectionSimulator
 /// }
 /// ```
 ///
-/// A state is the machine's packed code plus the ``Environment`` (16 bytes). In every
+/// A state is the machine's packed code plus the `Environment` (16 bytes). In every
 /// state the environment offers: every intent (connect to either endpoint, disconnect,
 /// background/foreground, subscribe/unsubscribe, send each command once); every
 /// transport event the live connection can produce in its socket's state (open or

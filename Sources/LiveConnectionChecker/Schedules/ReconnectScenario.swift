@@ -3,7 +3,7 @@ public import LiveConnectionSimulator
 import Foundation
 import Synchronization
 
-/// A small scenario of the real ``ConnectionManager`` for schedule exploration: subscribe,
+/// A small scenario of the real `ConnectionManager` for schedule exploration: subscribe,
 /// connect, the server closes the first connection after one virtual second, reconnect.
 ///
 /// ```swift

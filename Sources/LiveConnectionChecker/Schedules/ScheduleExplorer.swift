@@ -1,6 +1,6 @@
 public import LiveConnectionSimulator
 
-/// Systematic exploration of the job orders a ``SimulationExecutor`` can choose, for
+/// Systematic exploration of the job orders a `SimulationExecutor` can choose, for
 /// small async scenarios: bounded depth-first search over the choice points with a
 /// preemption bound (as loom does), and PCT over many seeds.
 ///
@@ -25,7 +25,7 @@ public enum ScheduleExplorer {
         public var schedules = 0
         /// True if every schedule within the bound was run (not stopped by `maxSchedules`).
         public var exhaustive = false
-        /// The choices of the first failing schedule (replay with ``ScriptedScheduling``).
+        /// The choices of the first failing schedule (replay with `ScriptedScheduling`).
         public var failing: [Int]?
         /// The most choice points one schedule met.
         public var deepest = 0

@@ -1,7 +1,7 @@
 @_spi(Simulation) import LiveConnection
 import Synchronization
 
-/// Runs one ``Scenario``: a ``ConnectionManager`` against a ``SimulatedNetwork`` on a
+/// Runs one ``Scenario``: a `ConnectionManager` against a ``SimulatedNetwork`` on a
 /// ``VirtualClock``, with a driver applying the schedule and an ``InvariantMonitor``
 /// checking every step.
 ///

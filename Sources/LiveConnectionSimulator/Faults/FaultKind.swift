@@ -75,7 +75,7 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
 /// counts.total   // 1
 /// ```
 ///
-/// An array indexed by ``FaultKind/allCases``, not a dictionary, so that printing and
+/// An array indexed by `allCases`, not a dictionary, so that printing and
 /// adding counts never depends on hash order.
 public struct FaultCounts: Hashable, Sendable {
     private var counts = [Int](repeating: 0, count: FaultKind.allCases.count)

@@ -20,8 +20,12 @@ public final class InvariantMonitor: Sendable {
     private let clock: VirtualClock
     private let onViolation: @Sendable () -> Void
 
-    /// - Parameter onViolation: called (outside any lock) after the first violation of
-    ///   each invariant; a run uses it to stop early.
+    /// - Parameters:
+    ///   - configuration: the manager's configuration (the bounds the invariants judge by).
+    ///   - network: the simulated network whose truth the invariants compare with.
+    ///   - clock: the run's virtual clock.
+    ///   - onViolation: called (outside any lock) after the first violation of each
+    ///     invariant; a run uses it to stop early.
     public init(
         configuration: ConnectionConfiguration, network: SimulatedNetwork, clock: VirtualClock,
         onViolation: @escaping @Sendable () -> Void = {}

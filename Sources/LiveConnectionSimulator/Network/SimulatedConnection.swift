@@ -8,7 +8,7 @@ public import LiveConnection
 /// let event = try await connection.receive()   // waits, in virtual time, for the next frame
 /// ```
 ///
-/// Every method honours task cancellation by throwing ``TransportError/cancelled``, the way
+/// Every method honours task cancellation by throwing `cancelled`, the way
 /// the manager abandons a connection. Waiting happens on the connection's doorbell or on
 /// the virtual clock, inside the caller's task.
 public struct SimulatedConnection: TransportConnection {

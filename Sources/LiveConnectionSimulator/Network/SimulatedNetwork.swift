@@ -1,7 +1,7 @@
 public import LiveConnection
 import Synchronization
 
-/// The simulated network and its scriptable WebSocket server, as a ``Transport``.
+/// The simulated network and its scriptable WebSocket server, as a `Transport`.
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -240,7 +240,7 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// This is the real shell's path for stale callbacks: the generation's receive loop
     /// or ping task hands the late callback to the machine, tagged with the generation
     /// that was just torn down. (A late *error* has no such path: the shell drops errors
-    /// once the generation's task is cancelled, which is why ``ConnectionManager`` has an
+    /// once the generation's task is cancelled, which is why `ConnectionManager` has an
     /// SPI to inject one.)
     @discardableResult
     public func armLateCallback(_ callback: StaleCallback) -> Bool {

@@ -44,7 +44,11 @@ public struct Counterexample: Sendable {
 
     /// Shrinks a scenario that violates `invariant` under `variant`.
     ///
-    /// - Parameter maximumAttempts: at most this many simulation runs while shrinking.
+    /// - Parameters:
+    ///   - scenario: the failing scenario.
+    ///   - variant: the manager variant it fails under.
+    ///   - invariant: the invariant it violates; a smaller scenario must violate the same one.
+    ///   - maximumAttempts: at most this many simulation runs while shrinking.
     public static func shrink(
         _ scenario: Scenario, variant: LogicVariant = .correct, invariant: Invariant, maximumAttempts: Int = 2_000
     ) -> Counterexample {

@@ -1,6 +1,6 @@
 public import LiveConnection
 
-/// The logic a run puts in the manager: the real ``ConnectionMachine``, or one of the
+/// The logic a run puts in the manager: the real `ConnectionMachine`, or one of the
 /// deliberately broken wrappers that prove the invariants catch what they claim.
 ///
 /// ```swift

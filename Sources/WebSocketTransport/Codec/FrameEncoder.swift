@@ -9,7 +9,7 @@ public import LiveConnection
 ///                                 maskKey: FrameEncoder.maskKey(using: &random))
 /// ```
 ///
-/// The mask key comes from the injected ``RandomSource`` so that a seeded test can
+/// The mask key comes from the injected `RandomSource` so that a seeded test can
 /// predict every byte on the wire; in production it is the system generator, because the
 /// RFC wants keys an intermediary cannot predict.
 public enum FrameEncoder {

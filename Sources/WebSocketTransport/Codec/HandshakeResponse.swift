@@ -51,7 +51,7 @@ public struct HandshakeResponse: Hashable, Sendable {
 
     /// Checks the upgrade (RFC 6455 §4.1, client steps 1–6); returns the negotiated subprotocol.
     ///
-    /// A status other than 101 is ``TransportError/handshakeRejected(status:)`` so the
+    /// A status other than 101 is `handshakeRejected(status:)` so the
     /// manager can tell 401 from 503; anything else wrong is `handshakeInvalid`.
     public func validate(for request: HandshakeRequest) throws(TransportError) -> String? {
         guard status == 101 else { throw .handshakeRejected(status: status) }

@@ -6,7 +6,7 @@
 /// ```
 ///
 /// There is deliberately no switch to skip certificate or host name checks: a bad
-/// certificate is a clear ``LiveConnection/TransportError/tls(_:)`` error, never a silent
+/// certificate is a clear `tls(_:)` error, never a silent
 /// downgrade. To talk to a server with a private or test CA, trust that CA.
 public struct TLSConfiguration: Sendable, Hashable {
     /// CA certificates (PEM text, one or more per string) trusted in addition to, or instead of, the system's.

@@ -31,6 +31,20 @@ struct LivesimReplayCommandTests {
         #expect(diff.status == 0, "\(diff.standardOutput)")
     }
 
+    @Test("replay --svg draws the run's timeline: the manager's lane, its phases, the actions", .enabled(if: built))
+    func replaySVG() throws {
+        let picture = try LivesimTraceCommandTests.file("", named: "run.svg")
+        let result = try LivesimTraceCommandTests.livesim([
+            "replay", "--seed", "4", "--duration", "2m", "--quiet", "--svg", picture,
+        ])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("wrote \(picture)"))
+        let svg = try String(contentsOfFile: picture, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
+        #expect(svg.contains(">manager</text>") && svg.contains(" open</title>"))
+        #expect(svg.contains("<path d=\"M"), "the scenario's actions are drawn as marks")
+    }
+
     @Test("a malformed trace stops replay with path:line and exit 1", .enabled(if: built))
     func replayMalformed() throws {
         let text = TraceRoundTripTests.sample().encode().replacingOccurrences(of: "resume: true", with: "resume: yes")
