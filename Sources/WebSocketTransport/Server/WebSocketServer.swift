@@ -2,7 +2,7 @@ public import LiveConnection
 import Synchronization
 
 /// The server side of RFC 6455 on the package's own sockets, reactor and OpenSSL code:
-/// many connections, each a child task, every wait parked in the one ``IOReactor``.
+/// many connections, each a child task, every wait parked in the one `IOReactor`.
 ///
 /// ```swift
 /// let server = try WebSocketServer(configuration: .init(port: 0), handler: EchoHandler())
