@@ -54,8 +54,11 @@ public enum DelayCharts {
         let low = min(bounds.lowerBound.seconds, ecdf.sorted.first ?? 0)
         let high = max(bounds.upperBound.seconds, ecdf.sorted.last ?? 1)
         let span = max(high - low, 1e-9)
+        // A little room on either side, but never below zero: no delay is negative.
+        let start = max(0, low - 0.02 * span)
+        let end = high + 0.02 * span
         let points = (0...400).map { index -> Chart.Point in
-            let x = low - 0.02 * span + Double(index) / 400 * 1.04 * span
+            let x = start + Double(index) / 400 * (end - start)
             return .init(x, stated.cdf(.nanoseconds(Int64(x * 1e9))))
         }
         chart.add(.line(points, label: "stated CDF"))

@@ -42,7 +42,7 @@ enum StatsHerd {
             try StatsOptions.write(
                 HerdStudy.contentionChart(rows, completion: true), named: "herd-contention-time", into: svg)
             try StatsOptions.write(
-                HerdStudy.reconnectChart(outcomes, until: .seconds(120)), named: "herd-reconnect-rate", into: svg)
+                HerdStudy.reconnectChart(outcomes), named: "herd-reconnect-rate", into: svg)
         }
         return 0
     }

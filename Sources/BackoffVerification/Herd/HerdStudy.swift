@@ -142,9 +142,13 @@ public enum HerdStudy {
     }
 
     /// Reconnect attempts per second over time after the drop, one line per policy.
+    ///
+    /// The time axis runs until `horizon`, by default until the slowest policy had every
+    /// connection back (plus one bin), so no policy's tail is cut off.
     public static func reconnectChart(
         _ outcomes: [(name: String, outcome: ReconnectExperiment.Outcome)], until horizon: Duration? = nil
     ) -> Chart {
+        let horizon = horizon ?? outcomes.map { $0.outcome.allReconnected + $0.outcome.bin }.max()
         var chart = Chart(
             title: "Reconnect attempts after an outage drops every connection",
             xLabel: "time since the drop (s)", yLabel: "attempts per second")
