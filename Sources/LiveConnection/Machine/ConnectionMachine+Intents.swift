@@ -5,7 +5,7 @@ extension ConnectionMachine {
         endpoint = newEndpoint
         wanted = true
         switch state {
-        case .connecting(let g), .subscribing(let g), .open(let g, _):
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _):
             // Same destination: nothing to do. A new one: only an explicit connect(to:)
             // moves the connection, and it moves at once.
             guard changed else { return [] }
@@ -32,7 +32,7 @@ extension ConnectionMachine {
     mutating func disconnect() -> [Effect] {
         wanted = false
         switch state {
-        case .connecting(let g), .subscribing(let g), .open(let g, _):
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _):
             return tearDown(g, code: .normal, reason: "disconnected", outcome: .outcomeUnknown)
                 + enter(.stopped(reason: "disconnected"))
         case .waiting:
@@ -50,7 +50,7 @@ extension ConnectionMachine {
         if !value {
             // Background: close the socket, keep wanting it (phoenix 3161 reconnected never).
             switch state {
-            case .connecting(let g), .subscribing(let g), .open(let g, _):
+            case .connecting(let g), .subscribing(let g, _), .open(let g, _, _):
                 return tearDown(g, code: .goingAway, reason: "backgrounded", outcome: .outcomeUnknown)
                     + enter(.backgrounded)
             case .waiting:
@@ -59,38 +59,56 @@ extension ConnectionMachine {
                 return []  // a refresh finishing in the background lands in .backgrounded
             }
         }
-        // Foreground: reconnect at once if wanted.
-        guard case .backgrounded = state, wanted else { return [] }
-        failures = 0
-        lastDelay = nil
-        return startConnecting()
+        switch state {
+        case .backgrounded where wanted:
+            // Foreground: reconnect at once, with a fresh backoff.
+            failures = 0
+            lastDelay = nil
+            return startConnecting()
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // Nothing was held back by the background (a refresh that finishes now connects itself).
+            return []
+        }
     }
 
     mutating func subscribe(_ topic: String) -> [Effect] {
         guard !topics.contains(topic) else { return [] }
         topics.append(topic)
         // While connected, send at once; otherwise the next open resubscribes everything.
-        guard let g = connectedGeneration else { return [] }
-        if case .subscribing = state {
+        switch state {
+        case .subscribing(let g, let pending):
             // Not open until the transport took this one too.
-            flushesPending += 1
+            state = .subscribing(g, flushesPending: pending + 1)
             return [.send(g, .subscribe(topic)), .flush(g)]
+        case .open(let g, _, _):
+            return [.send(g, .subscribe(topic))]
+        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
+            // No socket to send on: the next open resubscribes every topic.
+            return []
         }
-        return [.send(g, .subscribe(topic))]
     }
 
     mutating func unsubscribe(_ topic: String) -> [Effect] {
         guard let index = topics.firstIndex(of: topic) else { return [] }
         topics.remove(at: index)
-        guard let g = connectedGeneration else { return [] }
-        return [.send(g, .unsubscribe(topic))]
+        switch state {
+        case .subscribing(let g, _), .open(let g, _, _):
+            return [.send(g, .unsubscribe(topic))]
+        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
+            // No socket: the next open subscribes only the topics still wanted.
+            return []
+        }
     }
 
     mutating func send(_ id: CommandID) -> [Effect] {
-        // No queueing for later: a command that waits for a reconnect may be stale or
-        // duplicated by then. The caller decides what to do with "not connected".
-        guard case .open(let g, _) = state else { return [.completeCommand(id, .notConnected)] }
-        commandsInFlight.append(id)
-        return [.send(g, .command(id))]
+        switch state {
+        case .open(let g, let awaitingPong, let commands):
+            state = .open(g, awaitingPong: awaitingPong, commandsInFlight: commands + [id])
+            return [.send(g, .command(id))]
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped:
+            // No queueing for later: a command that waits for a reconnect may be stale or
+            // duplicated by then. The caller decides what to do with "not connected".
+            return [.completeCommand(id, .notConnected)]
+        }
     }
 }

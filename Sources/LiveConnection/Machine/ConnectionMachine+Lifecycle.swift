@@ -16,20 +16,20 @@ extension ConnectionMachine {
     /// flight on it (the frame may or may not have arrived: never resent).
     mutating func tearDown(_ g: Generation, code: CloseCode, reason: String, outcome: CommandOutcome) -> [Effect] {
         var effects: [Effect]
+        var commands: [CommandID] = []
         switch state {
-        case .connecting(g), .subscribing(g):
+        case .connecting(g), .subscribing(g, _):
             effects = [.cancelTimer(.connectTimeout(g))]
-        case .open(g, let awaitingPong):
+        case .open(g, let awaitingPong, let inFlight):
             effects = [.cancelTimer(.heartbeat(g))]
             if awaitingPong { effects.append(.cancelTimer(.pongDeadline(g))) }
-        default:
+            commands = inFlight
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
             preconditionFailure("tearing down \(g) in state \(state)")
         }
         effects.append(.closeConnection(g, code: code, reason: reason))
-        flushesPending = 0
-        effects += commandsInFlight.map { .completeCommand($0, outcome) }
-        commandsInFlight = []
-        return effects
+        // The caller moves to the next state, which drops the payload (flushes, commands).
+        return effects + commands.map { .completeCommand($0, outcome) }
     }
 
     /// One more failure: draw the delay, wait, report why.

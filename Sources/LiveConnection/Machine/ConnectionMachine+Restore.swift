@@ -7,8 +7,8 @@ extension ConnectionMachine {
     /// let copy = ConnectionMachine(
     ///     configuration: m.configuration, state: m.state, wanted: m.wanted, foreground: m.foreground,
     ///     endpoint: m.endpoint, generation: m.generation, failures: m.failures, lastDelay: m.lastDelay,
-    ///     topics: m.topics, hasBeenOpen: m.hasBeenOpen, lastSequence: m.lastSequence, refreshInFlight: m.refreshInFlight,
-    ///     flushesPending: m.flushesPending, commandsInFlight: m.commandsInFlight)
+    ///     topics: m.topics, hasBeenOpen: m.hasBeenOpen, lastSequence: m.lastSequence,
+    ///     refreshInFlight: m.refreshInFlight)
     /// // copy == m
     /// ```
     ///
@@ -18,7 +18,7 @@ extension ConnectionMachine {
         configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, endpoint: Endpoint?,
         generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], hasBeenOpen: Bool,
         lastSequence: UInt64?,
-        refreshInFlight: Bool, flushesPending: Int, commandsInFlight: [CommandID]
+        refreshInFlight: Bool
     ) {
         self.init(configuration: configuration)
         self.state = state
@@ -32,11 +32,9 @@ extension ConnectionMachine {
         self.hasBeenOpen = hasBeenOpen
         self.lastSequence = lastSequence
         self.refreshInFlight = refreshInFlight
-        self.flushesPending = flushesPending
-        self.commandsInFlight = commandsInFlight
         if let live = liveGeneration {
             precondition(live == generation, "restoring state \(state) with last generation \(generation)")
         }
-        precondition(failures >= 0 && flushesPending >= 0, "restoring \(failures) failures, \(flushesPending) flushes")
+        precondition(failures >= 0 && flushesPending >= 0, "restoring \(failures) failures, state \(state)")
     }
 }

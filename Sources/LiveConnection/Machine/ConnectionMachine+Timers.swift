@@ -1,40 +1,64 @@
 // Timers and credentials.
 extension ConnectionMachine {
     mutating func timerFired(_ timer: TimerID, using random: inout some RandomSource) -> [Effect] {
-        switch (timer, state) {
-        case (.retry, .waiting):
-            return startConnecting()
-
-        case (.connectTimeout(let g), .connecting(let live)) where g == live,
-            (.connectTimeout(let g), .subscribing(let live)) where g == live:
-            return tearDown(g, code: .normal, reason: "connect timeout", outcome: .outcomeUnknown)
-                + scheduleRetry(reason: "connect timeout", using: &random)
-
-        case (.heartbeat(let g), .open(let live, let awaitingPong)) where g == live:
-            // Fixed cadence: the next ping is P after this one. The deadline runs from the
-            // oldest unanswered ping, so a dead peer is caught within P + T.
-            var effects: [Effect] = [.ping(g), .startTimer(.heartbeat(g), configuration.heartbeatInterval)]
-            if !awaitingPong {
-                state = .open(g, awaitingPong: true)
-                effects.append(.startTimer(.pongDeadline(g), configuration.heartbeatTimeout))
+        // Every "changes nothing" cell below is a timer of a state already left: the shell
+        // cancels timers, so it only fires when a fire races a cancel.
+        switch timer {
+        case .retry:
+            switch state {
+            case .waiting:
+                return startConnecting()
+            case .idle, .connecting, .subscribing, .open, .refreshing, .backgrounded, .stopped:
+                return []  // the wait was ended by connect, disconnect or the background
             }
-            return effects
 
-        case (.pongDeadline(let g), .open(let live, true)) where g == live:
-            return tearDown(g, code: .goingAway, reason: "heartbeat missed", outcome: .outcomeUnknown)
-                + scheduleRetry(reason: "heartbeat missed", using: &random)
+        case .connectTimeout(let g):
+            switch state {
+            case .connecting(g), .subscribing(g, _):
+                return tearDown(g, code: .normal, reason: "connect timeout", outcome: .outcomeUnknown)
+                    + scheduleRetry(reason: "connect timeout", using: &random)
+            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+                return []  // g opened, or was torn down
+            }
 
-        default:
-            // A timer of a state we already left: the shell cancels timers, so this only
-            // happens when a fire races a cancel. Either way it changes nothing.
-            return []
+        case .heartbeat(let g):
+            switch state {
+            case .open(g, let awaitingPong, let commands):
+                // Fixed cadence: the next ping is P after this one. The deadline runs from the
+                // oldest unanswered ping, so a dead peer is caught within P + T.
+                var effects: [Effect] = [.ping(g), .startTimer(.heartbeat(g), configuration.heartbeatInterval)]
+                if !awaitingPong {
+                    state = .open(g, awaitingPong: true, commandsInFlight: commands)
+                    effects.append(.startTimer(.pongDeadline(g), configuration.heartbeatTimeout))
+                }
+                return effects
+            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+                return []  // g was torn down
+            }
+
+        case .pongDeadline(let g):
+            switch state {
+            case .open(g, awaitingPong: true, _):
+                return tearDown(g, code: .goingAway, reason: "heartbeat missed", outcome: .outcomeUnknown)
+                    + scheduleRetry(reason: "heartbeat missed", using: &random)
+            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+                return []  // the pong (or any frame) came, or g was torn down
+            }
         }
     }
 
     mutating func credentialsRefreshed(_ succeeded: Bool, using random: inout some RandomSource) -> [Effect] {
         // The one refresh in flight answered, whatever state the machine is in now.
         refreshInFlight = false
-        guard case .refreshing(let reason) = state else { return [] }
+        let reason: String
+        switch state {
+        case .refreshing(let why):
+            reason = why
+        case .idle, .connecting, .subscribing, .open, .waiting, .backgrounded, .stopped:
+            // The machine left the refresh (disconnect, connect, background): the next
+            // trigger asks again; this answer only clears `refreshInFlight`.
+            return []
+        }
         guard wanted else { return enter(.stopped(reason: "disconnected")) }
         guard foreground else { return enter(.backgrounded) }
         guard succeeded else { return scheduleRetry(reason: "credentials refresh failed", using: &random) }

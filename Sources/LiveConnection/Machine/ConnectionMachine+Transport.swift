@@ -1,78 +1,92 @@
-// Transport callbacks. Each first checks that its generation is the live one:
-// anything else is stale and changes nothing.
+// Transport callbacks. Each is a switch over the states: the live generation's callback
+// moves the machine; every other cell is written out, with why it changes nothing.
 extension ConnectionMachine {
     mutating func opened(_ g: Generation) -> [Effect] {
-        // A repeated open of the live connection is not a stale one: closing it would leave
-        // the machine believing in a socket the shell has closed.
-        if connectedGeneration == g { return [] }
-        guard case .connecting(g) = state else {
+        switch state {
+        case .connecting(g):
+            // Resume first, then resubscribe every topic, and report open only once the
+            // transport took them: a client that subscribed once would get nothing after its
+            // first reconnect. Resume goes first so the server replays each topic as it is
+            // subscribed; after a subscribe, a live broadcast could overtake the replay and the
+            // replayed messages would be dropped as duplicates (found by `livesim explore`).
+            // A client that was connected but has delivered nothing yet resumes from 0: the
+            // messages of the outage are its first ones, and must not be lost either.
+            var effects: [Effect] = []
+            if configuration.resume, lastSequence != nil || hasBeenOpen {
+                effects.append(.send(g, .resume(after: lastSequence ?? 0)))
+            }
+            effects += topics.map { .send(g, .subscribe($0)) }
+            effects.append(.flush(g))
+            state = .subscribing(g, flushesPending: 1)
+            return effects
+        case .subscribing(g, _), .open(g, _, _):
+            // A repeated open of the live connection is not a stale one: closing it would
+            // leave the machine believing in a socket the shell has closed.
+            return []
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
             // A late open of an abandoned attempt: close it, so two sockets never live at once
             // (socket.io 430, reconnecting-websocket PR 69).
             return [.closeConnection(g, code: .normal, reason: "stale connection")]
         }
-        state = .subscribing(g)
-        // Resume first, then resubscribe every topic, and report open only once the
-        // transport took them: a client that subscribed once would get nothing after its
-        // first reconnect. Resume goes first so the server replays each topic as it is
-        // subscribed; after a subscribe, a live broadcast could overtake the replay and the
-        // replayed messages would be dropped as duplicates (found by `livesim explore`).
-        // A client that was connected but has delivered nothing yet resumes from 0: the
-        // messages of the outage are its first ones, and must not be lost either.
-        var effects: [Effect] = []
-        if configuration.resume, lastSequence != nil || hasBeenOpen {
-            effects.append(.send(g, .resume(after: lastSequence ?? 0)))
-        }
-        effects += topics.map { .send(g, .subscribe($0)) }
-        effects.append(.flush(g))
-        flushesPending = 1
-        return effects
     }
 
     mutating func flushed(_ g: Generation) -> [Effect] {
-        guard case .subscribing(g) = state else { return [] }
-        flushesPending -= 1
-        guard flushesPending == 0 else { return [] }
-        // A success: the failure counter starts again (ferd/backoff: it must reset).
-        failures = 0
-        lastDelay = nil
-        hasBeenOpen = true
-        state = .open(g, awaitingPong: false)
-        return [
-            .cancelTimer(.connectTimeout(g)),
-            .startTimer(.heartbeat(g), configuration.heartbeatInterval),
-            .report(.open),
-        ]
+        switch state {
+        case .subscribing(g, let pending) where pending > 1:
+            // A topic subscribed mid-resubscription asked for a flush of its own.
+            state = .subscribing(g, flushesPending: pending - 1)
+            return []
+        case .subscribing(g, _):
+            // The transport took every resubscription: open. A success, so the failure
+            // counter starts again (ferd/backoff: it must reset).
+            failures = 0
+            lastDelay = nil
+            hasBeenOpen = true
+            state = .open(g, awaitingPong: false, commandsInFlight: [])
+            return [
+                .cancelTimer(.connectTimeout(g)),
+                .startTimer(.heartbeat(g), configuration.heartbeatInterval),
+                .report(.open),
+            ]
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // A flush of a connection that is not resubscribing (torn down since): nothing waits for it.
+            return []
+        }
     }
 
     mutating func connectFailed(_ g: Generation, _ error: TransportError, using random: inout some RandomSource)
         -> [Effect]
     {
-        guard case .connecting(g) = state else { return [] }
-        if case .handshakeRejected(let status) = error {
-            if configuration.terminalHandshakeStatuses.contains(status) {
-                return tearDown(g, code: .normal, reason: error.reason, outcome: .outcomeUnknown)
-                    + stop(reason: error.reason)
+        switch state {
+        case .connecting(g):
+            let closing = tearDown(g, code: .normal, reason: error.reason, outcome: .outcomeUnknown)
+            if case .handshakeRejected(let status) = error {
+                if configuration.terminalHandshakeStatuses.contains(status) { return closing + stop(reason: error.reason) }
+                if configuration.refreshHandshakeStatuses.contains(status) {
+                    return closing + beginRefresh(reason: error.reason)
+                }
             }
-            if configuration.refreshHandshakeStatuses.contains(status) {
-                return tearDown(g, code: .normal, reason: error.reason, outcome: .outcomeUnknown)
-                    + beginRefresh(reason: error.reason)
-            }
+            return closing + scheduleRetry(reason: error.reason, using: &random)
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // An attempt that is not the live one (or already opened) failing: it was
+            // abandoned or superseded, and its failure changes nothing.
+            return []
         }
-        return tearDown(g, code: .normal, reason: error.reason, outcome: .outcomeUnknown)
-            + scheduleRetry(reason: error.reason, using: &random)
     }
 
     mutating func received(_ g: Generation, sequence: UInt64?) -> [Effect] {
         switch state {
-        case .subscribing(g), .open(g, awaitingPong: false):
+        case .subscribing(g, _), .open(g, awaitingPong: false, _):
             // While resubscribing the server may already be sending: deliver in order.
             return accept(sequence: sequence)
-        case .open(g, awaitingPong: true):
+        case .open(g, awaitingPong: true, let commands):
             // Any frame proves the peer alive, so a busy stream is never declared dead
             // because its pong queued behind data.
-            state = .open(g, awaitingPong: false)
+            state = .open(g, awaitingPong: false, commandsInFlight: commands)
             return [.cancelTimer(.pongDeadline(g))] + accept(sequence: sequence)
-        default:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // A message of a dead generation (or, impossibly, before a handshake): dropped,
+            // so a late frame is never delivered twice or out of order.
             return []
         }
     }
@@ -91,34 +105,57 @@ extension ConnectionMachine {
     }
 
     mutating func pong(_ g: Generation) -> [Effect] {
-        guard case .open(g, true) = state else { return [] }
-        state = .open(g, awaitingPong: false)
-        return [.cancelTimer(.pongDeadline(g))]
+        switch state {
+        case .open(g, awaitingPong: true, let commands):
+            state = .open(g, awaitingPong: false, commandsInFlight: commands)
+            return [.cancelTimer(.pongDeadline(g))]
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // A pong nobody waits for (a data frame already proved the peer alive, or its
+            // generation is dead): nothing to disarm.
+            return []
+        }
     }
 
     mutating func closedByPeer(
         _ g: Generation, _ code: CloseCode, _ reason: String, using random: inout some RandomSource
     ) -> [Effect] {
-        guard liveGeneration == g else { return [] }
-        let why = "closed \(code)"
-        let closing = tearDown(g, code: code, reason: reason, outcome: .outcomeUnknown)
-        if configuration.terminalCloseCodes.contains(code) { return closing + stop(reason: why) }
-        if configuration.refreshCloseCodes.contains(code) { return closing + beginRefresh(reason: why) }
-        return closing + scheduleRetry(reason: why, using: &random)
+        switch state {
+        case .connecting(g), .subscribing(g, _), .open(g, _, _):
+            let why = "closed \(code)"
+            let closing = tearDown(g, code: code, reason: reason, outcome: .outcomeUnknown)
+            if configuration.terminalCloseCodes.contains(code) { return closing + stop(reason: why) }
+            if configuration.refreshCloseCodes.contains(code) { return closing + beginRefresh(reason: why) }
+            return closing + scheduleRetry(reason: why, using: &random)
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // A dead generation's close: its socket is already gone from the machine's view.
+            return []
+        }
     }
 
     mutating func failed(_ g: Generation, _ error: TransportError, using random: inout some RandomSource)
         -> [Effect]
     {
-        guard liveGeneration == g else { return [] }
-        return tearDown(g, code: .abnormal, reason: error.reason, outcome: .outcomeUnknown)
-            + scheduleRetry(reason: error.reason, using: &random)
+        switch state {
+        case .connecting(g), .subscribing(g, _), .open(g, _, _):
+            return tearDown(g, code: .abnormal, reason: error.reason, outcome: .outcomeUnknown)
+                + scheduleRetry(reason: error.reason, using: &random)
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // A dead generation's error: it was torn down already, and must not cost a retry.
+            return []
+        }
     }
 
     mutating func sendCompleted(_ g: Generation, _ id: CommandID) -> [Effect] {
-        // A stale completion was already answered "outcome unknown" at teardown.
-        guard liveGeneration == g, let index = commandsInFlight.firstIndex(of: id) else { return [] }
-        commandsInFlight.remove(at: index)
-        return [.completeCommand(id, .sent)]
+        switch state {
+        case .open(g, let awaitingPong, var commands):
+            // Not in flight: answered already (it cannot be, while open; kept total).
+            guard let index = commands.firstIndex(of: id) else { return [] }
+            commands.remove(at: index)
+            state = .open(g, awaitingPong: awaitingPong, commandsInFlight: commands)
+            return [.completeCommand(id, .sent)]
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            // A stale completion was already answered "outcome unknown" at teardown.
+            return []
+        }
     }
 }

@@ -26,10 +26,14 @@ public struct ConnectionMachine: Hashable, Sendable {
         /// Waiting for generation `g`'s handshake.
         case connecting(Generation)
         /// Generation `g`'s handshake completed; its subscriptions are being written.
-        /// Reported as connecting until the transport took them all (``Input/flushed(_:)``).
-        case subscribing(Generation)
-        /// Generation `g` is open; `awaitingPong` while a ping is unanswered.
-        case open(Generation, awaitingPong: Bool)
+        /// Reported as connecting until the transport took them all: `flushesPending`
+        /// counts the flushes asked of `g` and not yet answered (``Input/flushed(_:)``), so
+        /// a topic subscribed mid-resubscription counts too. Leaving the state drops the count.
+        case subscribing(Generation, flushesPending: Int)
+        /// Generation `g` is open; `awaitingPong` while a ping is unanswered;
+        /// `commandsInFlight` are the commands handed to `g` whose send has not completed,
+        /// answered when `g` is torn down (never resent).
+        case open(Generation, awaitingPong: Bool, commandsInFlight: [CommandID])
         /// Waiting for the retry timer.
         case waiting(reason: String)
         /// Waiting for the credentials provider (after 4001 or HTTP 401).
@@ -61,13 +65,9 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The last resume sequence number delivered to the app.
     public internal(set) var lastSequence: UInt64?
     /// A `refreshCredentials` effect was emitted and its `credentialsRefreshed` has not
-    /// arrived: the provider is never asked twice at once.
+    /// arrived: the provider is never asked twice at once. A fact beside the state, not in
+    /// it: the provider's answer outlives whatever state asked for it.
     public internal(set) var refreshInFlight = false
-    /// Flushes asked of the resubscribing connection and not yet answered: open is
-    /// reported when the last one is, so a topic subscribed mid-resubscription counts too.
-    public internal(set) var flushesPending = 0
-    /// Commands handed to the live connection whose send has not completed.
-    public internal(set) var commandsInFlight: [CommandID] = []
 
     public init(configuration: ConnectionConfiguration = ConnectionConfiguration()) {
         self.configuration = configuration
@@ -76,16 +76,32 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose callbacks are live: only while connecting or open.
     public var liveGeneration: Generation? {
         switch state {
-        case .connecting(let g), .subscribing(let g), .open(let g, _): g
-        default: nil
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _): g
+        case .idle, .waiting, .refreshing, .backgrounded, .stopped: nil
         }
     }
 
     /// The generation whose socket is open (resubscribing or open).
     public var connectedGeneration: Generation? {
         switch state {
-        case .subscribing(let g), .open(let g, _): g
-        default: nil
+        case .subscribing(let g, _), .open(let g, _, _): g
+        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped: nil
+        }
+    }
+
+    /// Flushes of the resubscribing connection not yet answered (0 in every other state).
+    public var flushesPending: Int {
+        switch state {
+        case .subscribing(_, let pending): pending
+        case .idle, .connecting, .open, .waiting, .refreshing, .backgrounded, .stopped: 0
+        }
+    }
+
+    /// Commands on the open connection whose send has not completed (none in any other state).
+    public var commandsInFlight: [CommandID] {
+        switch state {
+        case .open(_, _, let commands): commands
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped: []
         }
     }
 

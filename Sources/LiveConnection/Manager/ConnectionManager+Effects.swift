@@ -1,6 +1,7 @@
 // Executing the machine's effects: the shell's whole job, one case at a time.
 extension ConnectionManager {
-    func execute(_ effect: Effect) {
+    /// Executes one effect of `input`'s verdict; `message` is the frame a `received` input carried.
+    func execute(_ effect: Effect, input: Input, message: Message?) {
         switch effect {
         case .openConnection(let g, let endpoint):
             let handle = GenerationHandle()
@@ -57,8 +58,10 @@ extension ConnectionManager {
             commands.removeValue(forKey: id)?.continuation.resume(returning: outcome)
 
         case .deliverMessage:
-            guard let incoming else { preconditionFailure("deliver with no incoming message") }
-            broadcaster.broadcast(.message(incoming.message, sequence: incoming.sequence))
+            guard let message, case .received(_, let sequence) = input else {
+                preconditionFailure("deliver in the verdict of \(input), which carries no message")
+            }
+            broadcaster.broadcast(.message(message, sequence: sequence))
 
         case .reportGap(let expected, let received):
             broadcaster.broadcast(.gap(expected: expected, received: received))
@@ -86,10 +89,7 @@ extension ConnectionManager {
     }
 
     func received(_ g: Generation, _ message: Message) {
-        let sequence = wire.sequence(message)
-        incoming = (message, sequence)
-        defer { incoming = nil }
-        process(.received(g, sequence: sequence))
+        process(.received(g, sequence: wire.sequence(message)), carrying: message)
     }
 
     /// The endpoint with refreshed credentials laid over its own headers.

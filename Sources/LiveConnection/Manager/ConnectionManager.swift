@@ -41,8 +41,6 @@ public actor ConnectionManager {
     var nextCommand: UInt64 = 1
     /// Headers from the last credentials refresh, laid over the endpoint's own.
     var refreshedHeaders: [Endpoint.Header] = []
-    /// The incoming message being handled (for ``Effect/deliverMessage``).
-    var incoming: (message: Message, sequence: UInt64?)?
 
     /// Fresh credentials (e.g. `Authorization` headers) after a token expired (close 4001).
     public typealias CredentialsProvider = @Sendable () async throws -> [Endpoint.Header]
@@ -165,10 +163,13 @@ public actor ConnectionManager {
     // MARK: The one path into the machine
 
     /// Hands one input to the machine and executes its effects, synchronously on the actor.
-    func process(_ input: Input) {
+    /// Runs one input through the machine and executes its verdict. A `received` input
+    /// brings its message along: the message travels with the effects that decide its
+    /// fate (``Effect/deliverMessage`` hands it to the app), never through stored state.
+    func process(_ input: Input, carrying message: Message? = nil) {
         let effects = logic.handle(input, using: &random)
         observer?(input, effects)
-        for effect in effects { execute(effect) }
+        for effect in effects { execute(effect, input: input, message: message) }
     }
 
     private func shutDown() {

@@ -96,13 +96,14 @@ struct MachineCodebook: Sendable {
         let reason = field(code, 4, 5) == 0 ? "" : reasons[Int(field(code, 4, 5)) - 1]
         let minted = field(code, 13, 1) == 1
         let generation = minted ? Self.current : Generation(0)
+        let commands = list(field(code, 35, 8)).map { CommandID(UInt64($0 + 1)) }
         let state: ConnectionMachine.State
         switch Kind(rawValue: field(code, 0, 4)) {
         case .idle: state = .idle
         case .connecting: state = .connecting(generation)
-        case .subscribing: state = .subscribing(generation)
-        case .open: state = .open(generation, awaitingPong: false)
-        case .openAwaitingPong: state = .open(generation, awaitingPong: true)
+        case .subscribing: state = .subscribing(generation, flushesPending: Int(field(code, 44, 3)))
+        case .open: state = .open(generation, awaitingPong: false, commandsInFlight: commands)
+        case .openAwaitingPong: state = .open(generation, awaitingPong: true, commandsInFlight: commands)
         case .waiting: state = .waiting(reason: reason)
         case .refreshing: state = .refreshing(reason: reason)
         case .backgrounded: state = .backgrounded
@@ -118,8 +119,7 @@ struct MachineCodebook: Sendable {
             lastDelay: delay == 0 ? nil : delays[Int(delay) - 1],
             topics: list(field(code, 24, 8)).map { topics[$0] }, hasBeenOpen: field(code, 47, 1) == 1,
             lastSequence: sequence == 0 ? nil : sequence,
-            refreshInFlight: field(code, 43, 1) == 1, flushesPending: Int(field(code, 44, 3)),
-            commandsInFlight: list(field(code, 35, 8)).map { CommandID(UInt64($0 + 1)) })
+            refreshInFlight: field(code, 43, 1) == 1)
     }
 
     // MARK: Encoding
@@ -133,7 +133,7 @@ struct MachineCodebook: Sendable {
         case .idle: kind = .idle
         case .connecting: kind = .connecting
         case .subscribing: kind = .subscribing
-        case .open(_, let awaiting): kind = awaiting ? .openAwaitingPong : .open
+        case .open(_, let awaiting, _): kind = awaiting ? .openAwaitingPong : .open
         case .waiting(let why): kind = .waiting; reason = why
         case .refreshing(let why): kind = .refreshing; reason = why
         case .backgrounded: kind = .backgrounded

@@ -84,8 +84,7 @@ struct MachineStepper: Sendable {
                 foreground: after.foreground, endpoint: after.endpoint, generation: MachineCodebook.current,
                 failures: after.failures, lastDelay: after.lastDelay, topics: after.topics,
                 hasBeenOpen: after.hasBeenOpen,
-                lastSequence: after.lastSequence, refreshInFlight: after.refreshInFlight,
-                flushesPending: after.flushesPending, commandsInFlight: after.commandsInFlight)
+                lastSequence: after.lastSequence, refreshInFlight: after.refreshInFlight)
         }
         func role(_ g: Generation) -> Role {
             if minted && g == after.generation { return .minted }
@@ -140,8 +139,9 @@ struct MachineStepper: Sendable {
     static func renumber(_ state: ConnectionMachine.State) -> ConnectionMachine.State {
         switch state {
         case .connecting: .connecting(MachineCodebook.current)
-        case .subscribing: .subscribing(MachineCodebook.current)
-        case .open(_, let awaiting): .open(MachineCodebook.current, awaitingPong: awaiting)
+        case .subscribing(_, let pending): .subscribing(MachineCodebook.current, flushesPending: pending)
+        case .open(_, let awaiting, let commands):
+            .open(MachineCodebook.current, awaitingPong: awaiting, commandsInFlight: commands)
         default: state
         }
     }

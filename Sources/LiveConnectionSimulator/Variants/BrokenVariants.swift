@@ -87,8 +87,7 @@ package struct NeverResetsBackoff: MachineWrapper {
             configuration: base.configuration, state: base.state, wanted: base.wanted, foreground: base.foreground,
             endpoint: base.endpoint, generation: base.generation, failures: before.failures,
             lastDelay: before.lastDelay, topics: base.topics, hasBeenOpen: base.hasBeenOpen,
-            lastSequence: base.lastSequence, refreshInFlight: base.refreshInFlight,
-            flushesPending: base.flushesPending, commandsInFlight: base.commandsInFlight)
+            lastSequence: base.lastSequence, refreshInFlight: base.refreshInFlight)
         return effects
     }
 }

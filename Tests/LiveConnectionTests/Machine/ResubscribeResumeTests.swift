@@ -38,7 +38,7 @@ struct ResubscribeResumeTests {
         driver.handle(.connect(.primary))
         let opened = driver.handle(.opened(1))
         #expect(opened == [.send(1, .subscribe("loans")), .flush(1)])
-        #expect(driver.state == .subscribing(1))
+        #expect(driver.state == .subscribing(1, flushesPending: 1))
         #expect(driver.phase == .connecting(attempt: 1))
         #expect(driver.isArmed(.connectTimeout(1)), "a server that never takes the subscriptions is a connect timeout")
         let flushed = driver.handle(.flushed(1))
@@ -89,7 +89,7 @@ struct ResubscribeResumeTests {
         driver.handle(.opened(1))
         driver.handle(.subscribe("holds"))
         #expect(driver.handle(.flushed(1)).phases.isEmpty, "the first flush does not cover 'holds'")
-        #expect(driver.state == .subscribing(1))
+        #expect(driver.state == .subscribing(1, flushesPending: 1))
         #expect(driver.handle(.flushed(1)).phases == [.open])
     }
 
