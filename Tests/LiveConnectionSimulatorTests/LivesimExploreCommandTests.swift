@@ -3,11 +3,10 @@ import LiveConnectionSimulator
 import Testing
 
 /// `livesim explore` as a user runs it: the summary, the exit status, bad arguments.
-@Suite("livesim explore")
+@Suite("livesim explore", .timeLimit(.minutes(5)))
 struct LivesimExploreCommandTests {
-    static let built = LivesimTraceCommandTests.executable != nil
 
-    @Test("a clean exploration prints the summary table and exits 0", .enabled(if: built))
+    @Test("a clean exploration prints the summary table and exits 0")
     func clean() throws {
         let output = try LivesimTraceCommandTests.livesim(["explore", "--seeds", "3..<5", "--duration", "2m", "--threads", "2"])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
@@ -21,7 +20,7 @@ struct LivesimExploreCommandTests {
         #expect(output.standardError.contains("explored 2/2 seeds, 0 failing"))
     }
 
-    @Test("--check-determinism runs every seed twice and reports how many differed", .enabled(if: built))
+    @Test("--check-determinism runs every seed twice and reports how many differed")
     func checkDeterminism() throws {
         let output = try LivesimTraceCommandTests.livesim([
             "explore", "--seeds", "3..<5", "--duration", "2m", "--threads", "2", "--check-determinism",
@@ -31,7 +30,7 @@ struct LivesimExploreCommandTests {
         #expect(output.standardOutput.range(of: #"\n  two runs differed +0\n"#, options: .regularExpression) != nil)
     }
 
-    @Test("malformed options exit 64 with the usage", .enabled(if: built), arguments: [
+    @Test("malformed options exit 64 with the usage", arguments: [
         ["--seeds", "ten"], ["--seeds", "5..<2"], ["--duration", "1 hour"], ["--strategy", "lifo"],
         ["--variant", "nope"], ["--threads", "0"], ["--bogus"],
     ])

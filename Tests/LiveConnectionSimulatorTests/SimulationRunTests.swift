@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Simulation runs")
 struct SimulationRunTests {
-    /// The one violation the shipped machine is known to have (see docs/invariants.md):
-    /// it sends resume after the subscribes, so a broadcast that reaches the server
-    /// between them arrives before the replay, and the replay is then dropped as old.
+    /// The shipped machine sends resume before the subscribes, so the server replays each
+    /// topic as it is subscribed. (It once sent resume after them: a broadcast that reached
+    /// the server in between arrived before the replay, and the replay was dropped as old.)
     @Test("the shipped machine passes every invariant for an hour of swarm faults", arguments: 0..<16 as Range<UInt64>)
     func correctMachinePasses(seed: UInt64) {
         let scenario = ScenarioGenerator(duration: .seconds(3600)).scenario(seed: seed)

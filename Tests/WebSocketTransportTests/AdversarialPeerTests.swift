@@ -22,7 +22,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Transport against the adversarial wsproto server", PeerServer.enabledTrait)
+@Suite("Transport against the adversarial wsproto server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
 struct AdversarialPeerTests {
     static let normalEnd: Result<TransportEvent, TransportError> = .success(.closed(code: .normal, reason: ""))
 

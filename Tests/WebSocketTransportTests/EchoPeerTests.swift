@@ -33,7 +33,7 @@ func within<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () 
     }
 }
 
-@Suite("Transport against the Python websockets server", PeerServer.enabledTrait)
+@Suite("Transport against the Python websockets server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
 struct EchoPeerTests {
     let transport = WebSocketTransport()
 
@@ -101,12 +101,19 @@ struct EchoPeerTests {
     func pingPong() async throws {
         let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try await connection.receive() }
-            for _ in 0..<5 { try await connection.ping() }
+        // The receive loop must run for pongs to be read; the echoed "stop" ends it.
+        let (pongs, echoed) = try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
+            group.addTask { try await connection.receive() }
+            var pongs = 0
+            for _ in 0..<5 {
+                try await connection.ping()
+                pongs += 1
+            }
             try await connection.send(.text("stop"))
-            try await group.waitForAll()
+            return (pongs, try await group.next() ?? nil)
         }
+        #expect(pongs == 5)
+        #expect(echoed == .message(.text("stop")), "the connection still carries data after the pings")
         await connection.close(code: .normal, reason: "")
     }
 
@@ -114,15 +121,19 @@ struct EchoPeerTests {
     func concurrentPings() async throws {
         let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try await connection.receive() }
-            try await withThrowingTaskGroup(of: Void.self) { pings in
+        let (pongs, echoed) = try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
+            group.addTask { try await connection.receive() }
+            let pongs = try await withThrowingTaskGroup(of: Void.self) { pings in
                 for _ in 0..<20 { pings.addTask { try await connection.ping() } }
-                try await pings.waitForAll()
+                var answered = 0
+                for try await _ in pings { answered += 1 }
+                return answered
             }
             try await connection.send(.text("stop"))
-            try await group.waitForAll()
+            return (pongs, try await group.next() ?? nil)
         }
+        #expect(pongs == 20, "every ping completes on its own pong")
+        #expect(echoed == .message(.text("stop")))
         await connection.close(code: .normal, reason: "")
     }
 

@@ -9,7 +9,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite("I/O reactor")
+@Suite("I/O reactor", .timeLimit(.minutes(1)))
 struct IOReactorTests {
     @Test("resumes a reader when its descriptor becomes readable")
     func readable() async throws {

@@ -39,7 +39,7 @@ actor EventLog {
 }
 
 /// Seed 000's measurements against a real server: the manager over ``WebSocketTransport``.
-@Suite("Manager over the real transport against a Python live server", PeerServer.enabledTrait)
+@Suite("Manager over the real transport against a Python live server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
 struct ManagerPeerTests {
     /// P = T = 0.5 s as in seed 000; `quietHeartbeat` for tests that are not about the
     /// heartbeat, so a test run that starves the cooperative pool for a while cannot turn

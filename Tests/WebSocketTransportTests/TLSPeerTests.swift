@@ -45,7 +45,7 @@ struct TestCertificates {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
-@Suite("Transport over TLS (wss://) against the Python websockets server", PeerServer.enabledTrait)
+@Suite("Transport over TLS (wss://) against the Python websockets server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
 struct TLSPeerTests {
     @Test(
         "echoes over wss:// when the test CA is trusted, by IP address and by host name",

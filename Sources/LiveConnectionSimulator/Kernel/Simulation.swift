@@ -12,7 +12,7 @@ import Synchronization
 ///         try await group.waitForAll()
 ///     }
 /// }
-/// // result.finalTime == 2000 ms, in microseconds of wall time.
+/// // result.finalTime == 2000 ms of virtual time, reached in microseconds of wall time.
 /// ```
 ///
 /// The pump: run ready jobs, one at a time, in the order the strategy picks; when none is

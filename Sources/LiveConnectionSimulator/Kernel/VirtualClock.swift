@@ -12,7 +12,7 @@ import Synchronization
 /// // result.finalTime == 3500 ms of virtual time; no wall time passed.
 /// ```
 ///
-/// Time is integer nanoseconds since the start (``Instant``). A sleep parks a checked
+/// Time is integer nanoseconds since the start (``Instant``). A sleep parks an unsafe
 /// continuation in a min-heap keyed by (deadline, insertion sequence); the driver
 /// (``Simulation``, or a test calling ``advance(to:)``) jumps `now` to the next deadline
 /// when nothing else can run and resumes every sleeper that is due, earliest first and,

@@ -4,11 +4,10 @@ import Testing
 
 /// `livesim check` on a planted bug, as a user runs it: the counterexample lands in a
 /// trace file that `livesim replay` reproduces.
-@Suite("livesim check writes replayable traces")
+@Suite("livesim check writes replayable traces", .timeLimit(.minutes(5)))
 struct LivesimCheckTraceTests {
-    static let built = LivesimTraceCommandTests.executable != nil
 
-    @Test("a violation exits 1, writes the trace and says what the shell did; replay reproduces it", .enabled(if: built))
+    @Test("a violation exits 1, writes the trace and says what the shell did; replay reproduces it")
     func checkWritesTrace() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
         let result = try LivesimTraceCommandTests.livesim([
@@ -30,7 +29,7 @@ struct LivesimCheckTraceTests {
         #expect(replay.standardOutput.contains("expected violation resubscribe-before-open: reproduced"))
     }
 
-    @Test("a pass writes nothing and exits 0", .enabled(if: built))
+    @Test("a pass writes nothing and exits 0")
     func passWritesNothing() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
         let result = try LivesimTraceCommandTests.livesim([
@@ -42,7 +41,7 @@ struct LivesimCheckTraceTests {
 
     @Test(
         "a bounded search never calls an unreached sometimes a violation: it exits 2 and says so",
-        .enabled(if: built), arguments: [["--depth", "3"], ["--max-states", "50"], ["--max-states", "50", "--dfs"]])
+        arguments: [["--depth", "3"], ["--max-states", "50"], ["--max-states", "50", "--dfs"]])
     func boundedSearch(bound: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
         let result = try LivesimTraceCommandTests.livesim(["check", "--no-eventually", "--traces", directory.path] + bound)
@@ -53,7 +52,7 @@ struct LivesimCheckTraceTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path))
     }
 
-    @Test("an unknown variant is a usage error that names the known ones", .enabled(if: built))
+    @Test("an unknown variant is a usage error that names the known ones")
     func unknownVariant() throws {
         let result = try LivesimTraceCommandTests.livesim(["check", "--variant", "nope"])
         #expect(result.status == 64, "\(result.standardError)")

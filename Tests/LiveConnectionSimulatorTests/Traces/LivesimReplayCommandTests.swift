@@ -4,11 +4,10 @@ import LiveConnectionSimulator
 import Testing
 
 /// `livesim replay` and `livesim shrink` as a user runs them.
-@Suite("livesim replay and shrink")
+@Suite("livesim replay and shrink", .timeLimit(.minutes(5)))
 struct LivesimReplayCommandTests {
-    static let built = LivesimTraceCommandTests.executable != nil
 
-    @Test("replaying a committed trace reproduces its expectation and exits 0", .enabled(if: built))
+    @Test("replaying a committed trace reproduces its expectation and exits 0")
     func replayCommitted() throws {
         let library = try #require(TraceLibrary.package())
         let file = try #require(try library.files().first)
@@ -17,7 +16,7 @@ struct LivesimReplayCommandTests {
         #expect(result.standardOutput.contains(": reproduced"))
     }
 
-    @Test("replay --write saves the run; replaying that file again gives identical bytes", .enabled(if: built))
+    @Test("replay --write saves the run; replaying that file again gives identical bytes")
     func replayWriteIsDeterministic() throws {
         let first = try LivesimTraceCommandTests.file("", named: "first.trace")
         let second = try LivesimTraceCommandTests.file("", named: "second.trace")
@@ -31,7 +30,7 @@ struct LivesimReplayCommandTests {
         #expect(diff.status == 0, "\(diff.standardOutput)")
     }
 
-    @Test("replay --svg draws the run's timeline: the manager's lane, its phases, the actions", .enabled(if: built))
+    @Test("replay --svg draws the run's timeline: the manager's lane, its phases, the actions")
     func replaySVG() throws {
         let picture = try LivesimTraceCommandTests.file("", named: "run.svg")
         let result = try LivesimTraceCommandTests.livesim([
@@ -45,7 +44,7 @@ struct LivesimReplayCommandTests {
         #expect(svg.contains("<path d=\"M"), "the scenario's actions are drawn as marks")
     }
 
-    @Test("a malformed trace stops replay with path:line and exit 1", .enabled(if: built))
+    @Test("a malformed trace stops replay with path:line and exit 1")
     func replayMalformed() throws {
         let text = TraceRoundTripTests.sample().encode().replacingOccurrences(of: "resume: true", with: "resume: yes")
         let bad = try LivesimTraceCommandTests.file(text, named: "bad.trace")
@@ -55,13 +54,13 @@ struct LivesimReplayCommandTests {
             result.standardError.hasPrefix("livesim replay: \(bad):13: 'yes' is not resume"), "\(result.standardError)")
     }
 
-    @Test("an unknown variant in a trace or on the command line is named, with the known ones", .enabled(if: built))
+    @Test("an unknown variant in a trace or on the command line is named, with the known ones")
     func unknownVariant() throws {
         let result = try LivesimTraceCommandTests.livesim(["replay", "--seed", "1", "--variant", "nope"])
         #expect(result.status == 1 && result.standardError.contains("unknown variant 'nope' (known: correct,"))
     }
 
-    @Test("shrink finds a planted bug, writes a small trace that replay reproduces", .enabled(if: built))
+    @Test("shrink finds a planted bug, writes a small trace that replay reproduces")
     func shrink() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-\(UUID().uuidString)")
             .path
@@ -78,7 +77,7 @@ struct LivesimReplayCommandTests {
         #expect(replay.status == 0)
     }
 
-    @Test("explore shrinks its first failure into the traces directory and prints the replay line", .enabled(if: built))
+    @Test("explore shrinks its first failure into the traces directory and prints the replay line")
     func exploreWritesShrunkTrace() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString)").path
         let result = try LivesimTraceCommandTests.livesim([

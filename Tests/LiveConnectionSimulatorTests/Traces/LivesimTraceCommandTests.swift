@@ -4,7 +4,7 @@ import LiveConnectionSimulator
 import Testing
 
 /// The trace commands of the built `livesim`, run as a user runs them: output and exit status.
-@Suite("livesim trace commands")
+@Suite("livesim trace commands", .timeLimit(.minutes(5)))
 struct LivesimTraceCommandTests {
     /// `livesim` next to the test bundle (both are products of the same build).
     static let executable: URL? = {
@@ -13,7 +13,13 @@ struct LivesimTraceCommandTests {
         return FileManager.default.isExecutableFile(atPath: sibling.path) ? sibling : nil
     }()
 
-    struct NotBuilt: Error {}
+    /// The CLI tests need the binary: a missing one is a failure that says what to do,
+    /// never a silent skip that would let a broken command pass.
+    struct NotBuilt: Error, CustomStringConvertible {
+        var description: String {
+            "livesim is not built next to the test bundle (\(CommandLine.arguments[0])): run `swift build` first"
+        }
+    }
 
     struct Output {
         var status: Int32
@@ -48,7 +54,7 @@ struct LivesimTraceCommandTests {
         return url.path
     }
 
-    @Test("diff prints the first differing line and exits 1; identical traces exit 0", .enabled(if: executable != nil))
+    @Test("diff prints the first differing line and exits 1; identical traces exit 0")
     func diff() throws {
         var other = TraceRoundTripTests.sample()
         other.scenario.schedule[3].action = .freeze
@@ -63,8 +69,7 @@ struct LivesimTraceCommandTests {
     }
 
     @Test(
-        "a malformed trace is one line on standard error, path:line: reason, and exit 1",
-        .enabled(if: executable != nil))
+        "a malformed trace is one line on standard error, path:line: reason, and exit 1")
     func malformed() throws {
         let good = try Self.file(TraceRoundTripTests.sample().encode(), named: "good.trace")
         let text = TraceRoundTripTests.sample().encode().replacingOccurrences(of: "3000ms reset", with: "3000ms rest")
@@ -77,7 +82,7 @@ struct LivesimTraceCommandTests {
         #expect(result.standardOutput.isEmpty)
     }
 
-    @Test("a missing file or a missing argument is an error, not a crash", .enabled(if: executable != nil))
+    @Test("a missing file or a missing argument is an error, not a crash")
     func badArguments() throws {
         let missing = try Self.livesim(["diff", "/nonexistent/a.trace", "/nonexistent/b.trace"])
         #expect(missing.status == 1 && missing.standardError.contains("/nonexistent/a.trace: cannot read the file"))
