@@ -84,7 +84,7 @@ private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
 
 /// Writes the counterexample as a simulator trace whose `expect:` line is what replaying
 /// it against the real shell shows, and says what that was.
-private func writeTrace(of violation: LiveConnectionChecker.Violation<ConnectionModel>, in model: ConnectionModel, to directory: String)
+private func writeTrace(of violation: PropertyViolation<ConnectionModel>, in model: ConnectionModel, to directory: String)
     throws
 {
     var written = model.trace(of: violation)

@@ -46,14 +46,14 @@ struct BrokenVariantTests {
         // connect, opened, flushed → open, ping, pong deadline, the receive loop's late failure.
         .init(variant: "double-reconnect", property: "one-pending-reconnect", length: 6),
         // connect, handshake 403 → waiting instead of stopped.
-        .init(variant: "retries-terminal-close", property: "nothing-after-terminal-close", length: 2),
+        .init(variant: "retries-terminal-close", property: "quiet-after-stop", length: 2),
         // connect A, connect B: g1 is never closed.
-        .init(variant: "leaks-sockets", property: "one-socket", length: 2),
+        .init(variant: "leaks-sockets", property: "single-live-transport", length: 2),
         // connect, opened, flushed → open, heartbeat: a ping with no deadline.
         .init(variant: "no-pong-deadline", property: "progress-is-armed", length: 4),
         // connect, send, opened, flushed: the command frame goes out twice.
         .init(
-            variant: "duplicates-commands", property: "commands-sent-at-most-once", length: 4,
+            variant: "duplicates-commands", property: "commands-at-most-once", length: 4,
             world: worldWithACommand),
         // open, fail, retry, opened, flushed: open without a resume frame.
         .init(variant: "forgets-resume", property: "resume-before-open", length: 6),

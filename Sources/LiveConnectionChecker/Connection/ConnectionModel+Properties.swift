@@ -1,13 +1,16 @@
 import LiveConnection
+import LiveConnectionSimulator
 
 // What the checker proves about the connection machine. Each `always` property reads
 // either a flaw the environment recorded while following a step's effects, or the
 // packed state itself.
 extension ConnectionModel {
     public var properties: [Property<ConnectionModel>] {
-        func flaw(_ name: String, _ flaw: Flaws, _ summary: String) -> Property<ConnectionModel> {
+        // Each property judges one rule of the catalogue and is named by it; its summary
+        // says what the rule means in the model's terms.
+        func flaw(_ rule: Rule, _ flaw: Flaws, _ summary: String) -> Property<ConnectionModel> {
             .always(
-                name, summary,
+                rule.name, summary,
                 violation: { state in
                     Environment.flaws(state.environment).contains(flaw) ? summary : nil
                 })
@@ -15,59 +18,60 @@ extension ConnectionModel {
         let bounds = bounds
         var properties: [Property<ConnectionModel>] = [
             flaw(
-                "stale-inputs-change-nothing", .staleChangedMachine,
+                .staleInputsChangeNothing, .staleChangedMachine,
                 "a late callback or timer of a dead generation leaves the machine's value unchanged"),
             flaw(
-                "one-socket", .extraSocket,
+                .singleLiveTransport, .extraSocket,
                 "after every step at most one socket is open or opening, and it is the live generation's"),
             flaw(
-                "open-only-after-handshake", .openBeforeHandshake,
+                .openOnlyAfterHandshake, .openBeforeHandshake,
                 "open is reported only once the live connection's handshake completed"),
             flaw(
-                "resubscribe-before-open", .openBeforeResubscribe,
+                .resubscribeBeforeOpen, .openBeforeResubscribe,
                 "when open is reported, the server holds exactly the app's topics on the new connection"),
             flaw(
-                "resume-before-open", .openBeforeResume,
+                .resumeBeforeOpen, .openBeforeResume,
                 "with resume on, a connection that opens after an earlier open or a delivered sequenced message asks to resume before reporting open"
             ),
             flaw(
-                "one-pending-reconnect", .secondReconnect,
+                .onePendingReconnect, .secondReconnect,
                 "a reconnect is never scheduled while one is already pending"),
             flaw(
-                "backoff-within-policy", .delayOutOfPolicy,
+                .backoffWithinPolicy, .delayOutOfPolicy,
                 "every retry delay lies within the policy's bounds for the failures since the last open"),
             flaw(
-                "nothing-after-terminal-close", .activityAfterTerminal,
+                .quietAfterStop, .activityAfterTerminal,
                 "a terminal close or handshake status stops the machine, and nothing opens until connect(to:)"),
             flaw(
-                "stopped-left-only-by-connect", .leftStoppedWithoutConnect,
+                .stoppedLeftOnlyByConnect, .leftStoppedWithoutConnect,
                 "stopped is left only through connect(to:)"),
             flaw(
-                "commands-completed-once", .completedTwice,
+                .commandsCompletedOnce, .completedTwice,
                 "each command's outcome is reported exactly once"),
-            flaw("commands-sent-at-most-once", .sentTwice, "a command's frame is never sent twice"),
             flaw(
-                "commands-never-hang", .commandHangs,
+                .commandsAtMostOnce, .sentTwice, "a command's frame is never sent twice"),
+            flaw(
+                .commandsNeverHang, .commandHangs,
                 "a command is answered at once or rides an open socket; it never outlives its connection"),
             flaw(
-                "timers-die-with-connection", .timerOfDeadConnection,
+                .timersDieWithConnection, .timerOfDeadConnection,
                 "a connection's timers are cancelled when it ends"),
             flaw(
-                "deliveries-in-order", .deliveredOutOfOrder,
+                .deliveriesInOrder, .deliveredOutOfOrder,
                 "sequenced messages reach the app once each, in increasing order"),
             flaw(
-                "one-refresh-at-a-time", .secondRefresh,
+                .oneRefreshAtATime, .secondRefresh,
                 "the credentials provider is never asked again before it answered"),
             .always(
-                "phase-matches-socket",
+                Rule.phaseMatchesSocket.name,
                 "connecting has an opening socket, open an open one, every other phase none",
                 violation: Self.phaseMismatch),
             .always(
-                "progress-is-armed",
+                Rule.progressIsArmed.name,
                 "connecting and subscribing have the connect timeout armed (and subscribing a flush outstanding), open its heartbeat (and pong deadline while a ping is unanswered), waiting its retry, refreshing a pending refresh",
                 violation: Self.progressUnarmed),
             .eventually(
-                "no-deadlock",
+                Rule.noDeadlock.name,
                 "a wanted, foregrounded connection on a healthy network can always still reach open",
                 from: { state in
                     let environment = Environment(state.environment)

@@ -45,7 +45,7 @@ public struct ConnectionReplay: Sendable {
 extension ConnectionModel {
     /// Replays a counterexample on a real machine (same variant, same draws), mapping
     /// the model's renumbered generations back to the ones actually minted.
-    public func replay(_ counterexample: Counterexample<ConnectionModel>) -> ConnectionReplay {
+    public func replay(_ counterexample: CounterexamplePath<ConnectionModel>) -> ConnectionReplay {
         var machine = ConnectionMachine(configuration: configuration)
         var steps: [ConnectionReplay.Step] = []
         for (offset, step) in counterexample.steps.enumerated() {

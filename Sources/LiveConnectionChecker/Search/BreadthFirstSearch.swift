@@ -266,7 +266,7 @@ final class BreadthFirstSearch<M: Model> {
         return order
     }
 
-    private func violation(at index: Int, property: Int, message: String) -> Violation<M> {
+    private func violation(at index: Int, property: Int, message: String) -> PropertyViolation<M> {
         var path: [(parent: M.State, ordinal: Int)] = []
         var current = index
         while parents[current] != .max {
@@ -276,7 +276,7 @@ final class BreadthFirstSearch<M: Model> {
         }
         let counterexample = ModelChecker.counterexample(model: model, path: path.reversed(), initial: states[current])
         let property = evaluator.properties[property]
-        return Violation(property: property.name, kind: property.kind, message: message, counterexample: counterexample)
+        return PropertyViolation(property: property.name, kind: property.kind, message: message, counterexample: counterexample)
     }
 }
 

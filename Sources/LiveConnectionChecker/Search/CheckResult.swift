@@ -42,7 +42,7 @@ public struct CheckResult<M: Model>: Sendable {
         /// Every property held on every state explored, and every `sometimes` was reached.
         case passed
         /// A property failed.
-        case violated(Violation<M>)
+        case violated(PropertyViolation<M>)
         /// Nothing failed, but the search stopped at a depth or state bound before these
         /// `sometimes` goals were met: they may lie beyond the bound. Not a violation (the
         /// model may well do these things) and not a pass (it was not shown to).
@@ -65,7 +65,7 @@ public struct CheckResult<M: Model>: Sendable {
     }
 
     /// The violation, if any.
-    public var violation: Violation<M>? {
+    public var violation: PropertyViolation<M>? {
         if case .violated(let violation) = outcome { return violation }
         return nil
     }

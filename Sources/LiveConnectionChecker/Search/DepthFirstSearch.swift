@@ -99,7 +99,7 @@ final class DepthFirstSearch<M: Model> {
             let initial = stack.first?.state ?? state
             let property = evaluator.properties[found.property]
             return .violated(
-                Violation(
+                PropertyViolation(
                     property: property.name, kind: property.kind, message: found.message,
                     counterexample: ModelChecker.counterexample(model: model, path: path, initial: initial)))
         }

@@ -28,13 +28,13 @@ public struct ModelChecker<M: Model>: Sendable {
     }
 
     /// Rebuilds the path to `target` by replaying emission ordinals from its root.
-    static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State) -> Counterexample<M>
+    static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State) -> CounterexamplePath<M>
     {
         var memo = model.makeMemo()
-        var steps: [Counterexample<M>.Step] = []
+        var steps: [CounterexamplePath<M>.Step] = []
         for (parent, ordinal) in path {
             var seen = 0
-            var step: Counterexample<M>.Step?
+            var step: CounterexamplePath<M>.Step?
             model.expand(parent, memo: &memo, where: nil) { action, choice, next in
                 if seen == ordinal { step = .init(action: action(), choice: choice, state: next) }
                 seen += 1
@@ -44,6 +44,6 @@ public struct ModelChecker<M: Model>: Sendable {
             }
             steps.append(step)
         }
-        return Counterexample(initial: initial, steps: steps)
+        return CounterexamplePath(initial: initial, steps: steps)
     }
 }

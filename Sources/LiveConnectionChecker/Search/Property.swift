@@ -33,7 +33,7 @@ public struct Property<M: Model>: Sendable {
             progress: @Sendable (M.Action) -> Bool)
     }
 
-    /// The name reported on a violation ("one-socket", "resubscribe-before-open").
+    /// The name reported on a violation ("single-live-transport", "resubscribe-before-open").
     public let name: String
     /// One line: what a pass of this property proves.
     public let summary: String

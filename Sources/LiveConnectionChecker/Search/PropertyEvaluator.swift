@@ -56,10 +56,10 @@ struct PropertyEvaluator<M: Model>: Sendable {
             return .notReachedWithinBound(unreached.map(\.name))
         }
         return .violated(
-            Violation(
+            PropertyViolation(
                 property: first.name, kind: .sometimes,
                 message: "no reachable state satisfies it (\(statistics.distinctStates) states explored)",
-                counterexample: Counterexample(initial: initial, steps: [])))
+                counterexample: CounterexamplePath(initial: initial, steps: [])))
     }
 
     /// The first property (in declaration order) `state` violates: its index and message.

@@ -120,7 +120,7 @@ public struct CounterexampleReplay: Sendable {
 
 extension ConnectionModel {
     /// The counterexample of `violation` as a simulator trace (see ``CounterexampleTrace``).
-    public func trace(of violation: Violation<ConnectionModel>) -> CounterexampleTrace {
+    public func trace(of violation: PropertyViolation<ConnectionModel>) -> CounterexampleTrace {
         let steps = replay(violation.counterexample).steps
         let simulated = codebook.endpoints.indices.map(Scenario.endpoint)
         let aftermath =

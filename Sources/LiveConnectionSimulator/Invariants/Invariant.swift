@@ -1,4 +1,4 @@
-/// A named property the simulator checks after every step of every run.
+/// A rule of the ``Rule`` catalogue that the simulator checks after every step of every run.
 ///
 /// ```swift
 /// for invariant in Invariant.all { print(invariant.name, "—", invariant.summary) }
@@ -19,39 +19,24 @@ public struct Invariant: Hashable, Sendable, Comparable, CustomStringConvertible
         all.firstIndex(of: lhs)! < all.firstIndex(of: rhs)!
     }
 
-    public static let singleLiveTransport = Invariant(
-        name: "single-live-transport",
-        summary: "at most one transport connection is held open, and a closed generation's socket is released")
-    public static let staleInputsChangeNothing = Invariant(
-        name: "stale-inputs-change-nothing",
-        summary: "a callback of a generation that is not live produces no effect (a late open is only closed)")
-    public static let deadPeerDetected = Invariant(
-        name: "dead-peer-detected",
-        summary: "an open connection that can no longer hear the server is torn down within P + T")
-    public static let resubscribeBeforeOpen = Invariant(
-        name: "resubscribe-before-open",
-        summary: "every connection sends a subscribe for every wanted topic before it reports open")
-    public static let backoffWithinPolicy = Invariant(
-        name: "backoff-within-policy",
-        summary: "every retry delay lies within the policy's bounds for the failures since the last open")
-    public static let quietAfterStop = Invariant(
-        name: "quiet-after-stop",
-        summary: "after disconnect() or a terminal close, nothing is opened, sent, pinged or retried until connect")
-    public static let commandsAtMostOnce = Invariant(
-        name: "commands-at-most-once",
-        summary: "the server receives each outgoing command at most once")
-    public static let exactlyOnceInOrder = Invariant(
-        name: "exactly-once-in-order",
-        summary: "with resume, broadcasts reach the app once each, in order; gaps only for messages the server lost")
-    public static let reportedStateIsTrue = Invariant(
-        name: "reported-state-is-true",
-        summary: "open is never reported before the handshake, with no connection, or on a socket dead for over P + T")
-    public static let eventuallyOpen = Invariant(
-        name: "eventually-open",
-        summary: "healthy network, wanted, foreground: open within the connect timeout + P + T + the backoff cap + round trips")
-    public static let noHotLoop = Invariant(
-        name: "no-hot-loop",
-        summary: "connection attempts per minute stay within what the backoff policy and the faults explain")
+    /// The simulator's judgement of a catalogue rule: same name, same summary.
+    init(_ rule: Rule) {
+        precondition(rule.judges.contains(.simulator), "\(rule) is not the simulator's to judge")
+        self.name = rule.name
+        self.summary = rule.summary
+    }
+
+    public static let singleLiveTransport = Invariant(.singleLiveTransport)
+    public static let staleInputsChangeNothing = Invariant(.staleInputsChangeNothing)
+    public static let deadPeerDetected = Invariant(.deadPeerDetected)
+    public static let resubscribeBeforeOpen = Invariant(.resubscribeBeforeOpen)
+    public static let backoffWithinPolicy = Invariant(.backoffWithinPolicy)
+    public static let quietAfterStop = Invariant(.quietAfterStop)
+    public static let commandsAtMostOnce = Invariant(.commandsAtMostOnce)
+    public static let exactlyOnceInOrder = Invariant(.exactlyOnceInOrder)
+    public static let reportedStateIsTrue = Invariant(.reportedStateIsTrue)
+    public static let eventuallyOpen = Invariant(.eventuallyOpen)
+    public static let noHotLoop = Invariant(.noHotLoop)
 
     /// Every invariant, in the order reports list them.
     public static let all: [Invariant] = [

@@ -11,7 +11,7 @@
 /// `actions` is what a replay needs (the simulator's trace writer consumes it); `choice`
 /// says which of a nondeterministic action's outcomes was taken (for the connection
 /// model: which backoff draw).
-public struct Counterexample<M: Model>: Sendable {
+public struct CounterexamplePath<M: Model>: Sendable {
     /// One step: the action taken, the outcome chosen, the state it led to.
     public struct Step: Sendable {
         public var action: M.Action
@@ -37,7 +37,7 @@ public struct Counterexample<M: Model>: Sendable {
 /// ```swift
 /// if case .violated(let violation) = result.outcome { print(violation.property, violation.message) }
 /// ```
-public struct Violation<M: Model>: Sendable {
+public struct PropertyViolation<M: Model>: Sendable {
     /// The name of the property.
     public var property: String
     /// What kind of property it is.
@@ -45,5 +45,5 @@ public struct Violation<M: Model>: Sendable {
     /// Why it failed, in the property's words.
     public var message: String
     /// The path to the failure (for `sometimes`, empty: there is no single witness).
-    public var counterexample: Counterexample<M>
+    public var counterexample: CounterexamplePath<M>
 }

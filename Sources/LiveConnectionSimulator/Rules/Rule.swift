@@ -1,0 +1,133 @@
+/// One named rule about a connection manager, from the one catalogue that the simulator's
+/// invariants, the model checker's properties and the trace files all take their names from.
+///
+/// ```swift
+/// for rule in Rule.catalogue where rule.judges.contains(.checker) { print(rule.name) }
+/// Invariant.singleLiveTransport.name == Rule.singleLiveTransport.name   // the same word everywhere
+/// ```
+///
+/// Each rule is judged where it can be checked: the simulator watches runs in virtual time,
+/// so it alone judges the time-bounded rules (dead peer within P + T, open within a bound,
+/// attempts per minute); the model checker sees every reachable machine state but no real
+/// time, so it alone judges rules about the machine's internals (timers armed, one refresh at
+/// a time). Rules both can check carry one name, so a counterexample of either says the same
+/// thing, and the checker's trace files are named `checker-<variant>-<rule>.trace`.
+public struct Rule: Hashable, Sendable, CustomStringConvertible {
+    /// Who checks a rule.
+    public enum Judge: String, Hashable, Sendable {
+        /// The simulator's invariant monitor, after every step of every run.
+        case simulator
+        /// The model checker, in every reachable state of the machine.
+        case checker
+    }
+
+    /// A stable, kebab-case name (command lines, trace files, `expect:` lines, reports).
+    public let name: String
+    /// One line: what must hold.
+    public let summary: String
+    /// Who checks it, in the order above.
+    public let judges: [Judge]
+    /// The rule speaks of elapsed time, which only the simulator has.
+    public let timeBounded: Bool
+
+    init(_ name: String, _ summary: String, judges: [Judge], timeBounded: Bool = false) {
+        self.name = name
+        self.summary = summary
+        self.judges = judges
+        self.timeBounded = timeBounded
+    }
+
+    public var description: String { name }
+
+    /// The rule with this name.
+    public static func named(_ name: String) -> Rule? { catalogue.first { $0.name == name } }
+}
+
+extension Rule {
+    // Judged by both.
+    public static let singleLiveTransport = Rule(
+        "single-live-transport",
+        "at most one transport connection is held open, and a closed generation's socket is released",
+        judges: [.simulator, .checker])
+    public static let staleInputsChangeNothing = Rule(
+        "stale-inputs-change-nothing",
+        "a callback of a generation that is not live produces no effect (a late open is only closed)",
+        judges: [.simulator, .checker])
+    public static let resubscribeBeforeOpen = Rule(
+        "resubscribe-before-open", "every connection sends a subscribe for every wanted topic before it reports open",
+        judges: [.simulator, .checker])
+    public static let backoffWithinPolicy = Rule(
+        "backoff-within-policy", "every retry delay lies within the policy's bounds for the failures since the last open",
+        judges: [.simulator, .checker])
+    public static let quietAfterStop = Rule(
+        "quiet-after-stop",
+        "after disconnect() or a terminal close, nothing is opened, sent, pinged or retried until connect",
+        judges: [.simulator, .checker])
+    public static let commandsAtMostOnce = Rule(
+        "commands-at-most-once", "the server receives each outgoing command at most once",
+        judges: [.simulator, .checker])
+
+    // Judged by the simulator: they need time, the server's view, or the app's.
+    public static let deadPeerDetected = Rule(
+        "dead-peer-detected", "an open connection that can no longer hear the server is torn down within P + T",
+        judges: [.simulator], timeBounded: true)
+    public static let exactlyOnceInOrder = Rule(
+        "exactly-once-in-order",
+        "with resume, broadcasts reach the app once each, in order; gaps only for messages the server lost",
+        judges: [.simulator])
+    public static let reportedStateIsTrue = Rule(
+        "reported-state-is-true",
+        "open is never reported before the handshake, with no connection, or on a socket dead for over P + T",
+        judges: [.simulator], timeBounded: true)
+    public static let eventuallyOpen = Rule(
+        "eventually-open",
+        "healthy network, wanted, foreground: open within the connect timeout + P + T + the backoff cap + round trips",
+        judges: [.simulator], timeBounded: true)
+    public static let noHotLoop = Rule(
+        "no-hot-loop", "connection attempts per minute stay within what the backoff policy and the faults explain",
+        judges: [.simulator], timeBounded: true)
+
+    // Judged by the checker: they read the machine's state and effects step by step.
+    public static let openOnlyAfterHandshake = Rule(
+        "open-only-after-handshake", "open is reported only once the live connection's handshake completed",
+        judges: [.checker])
+    public static let resumeBeforeOpen = Rule(
+        "resume-before-open",
+        "with resume on, a connection that opens after an earlier open or a delivered sequenced message asks to resume before reporting open",
+        judges: [.checker])
+    public static let onePendingReconnect = Rule(
+        "one-pending-reconnect", "a reconnect is never scheduled while one is already pending", judges: [.checker])
+    public static let stoppedLeftOnlyByConnect = Rule(
+        "stopped-left-only-by-connect", "stopped is left only through connect(to:)", judges: [.checker])
+    public static let commandsCompletedOnce = Rule(
+        "commands-completed-once", "each command's outcome is reported exactly once", judges: [.checker])
+    public static let commandsNeverHang = Rule(
+        "commands-never-hang",
+        "a command is answered at once or rides an open socket; it never outlives its connection", judges: [.checker])
+    public static let timersDieWithConnection = Rule(
+        "timers-die-with-connection", "a connection's timers are cancelled when it ends", judges: [.checker])
+    public static let deliveriesInOrder = Rule(
+        "deliveries-in-order", "sequenced messages reach the app once each, in increasing order", judges: [.checker])
+    public static let oneRefreshAtATime = Rule(
+        "one-refresh-at-a-time", "the credentials provider is never asked again before it answered",
+        judges: [.checker])
+    public static let phaseMatchesSocket = Rule(
+        "phase-matches-socket", "connecting has an opening socket, open an open one, every other phase none",
+        judges: [.checker])
+    public static let progressIsArmed = Rule(
+        "progress-is-armed", "every phase that waits for something has the timer or request that ends the wait",
+        judges: [.checker])
+    public static let noDeadlock = Rule(
+        "no-deadlock", "a wanted, foregrounded connection on a healthy network can always still reach open",
+        judges: [.checker])
+
+    /// Every rule: the shared ones, the simulator's, the checker's.
+    public static let catalogue: [Rule] = [
+        .singleLiveTransport, .staleInputsChangeNothing, .resubscribeBeforeOpen, .backoffWithinPolicy,
+        .quietAfterStop, .commandsAtMostOnce,
+        .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .noHotLoop,
+        .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
+        .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
+        .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock,
+    ]
+}
