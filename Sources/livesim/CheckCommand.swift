@@ -18,40 +18,45 @@ extension Command {
             as a simulator trace, replays that trace against the real shell in the simulator,
             says what the shell did, and exits 1. `livesim replay FILE` runs it again.
 
-              --depth N        do not expand states deeper than N (default: no bound)
-              --max-states N   stop after N distinct states (default: no bound)
+              --depth N        do not expand states deeper than N, 0 to 1000000 (default: no bound)
+              --max-states N   stop after N distinct states, 1 to 1000000000 (default: no bound)
               --dfs            depth-first with 64-bit fingerprints (bounded memory, paths not shortest)
-              --threads N      worker threads for breadth-first expansion (default: all cores)
+              --threads N      worker threads for breadth-first expansion, 1 to 256 (default: all cores)
               --variant NAME   check a planted bug: \(LogicVariant.all.dropFirst().map(\.name).joined(separator: ", "))
               --topics N       topics the app may subscribe to, 0...3 (default 2)
               --commands N     commands the app may send, 0...3 (default 2)
               --log N          highest sequence number the server broadcasts, 0...7 (default 2)
               --no-eventually  skip the no-deadlock check (faster)
               --traces DIR     where a counterexample's trace is written (default Traces)
-
-            Exit status: 0 every property held and every `sometimes` goal was reached; 1 a
-            property was violated (an unreached `sometimes` is one only when the search was
-            exhaustive); 2 nothing was violated, but the depth or state bound stopped the
-            search before some `sometimes` goal was reached ("not reached within the bound").
+              --overwrite      replace a trace of the same name (default: write NAME-2.trace, …)
             """,
-        run: runCheck)
+        exitCodes: [
+            0: "every property held and every `sometimes` goal was reached",
+            1: "a property was violated (an unreached `sometimes` is one only when the search was exhaustive), or an error",
+            2: "nothing was violated, but --depth or --max-states stopped the search before some `sometimes` goal was reached",
+        ],
+        parse: { arguments throws(ArgumentError) in
+            var options = CheckOptions()
+            var bounds = ConnectionBounds.standard
+            options.maxDepth = try arguments.integer("--depth", in: 0...1_000_000)
+            options.maxStates = try arguments.integer("--max-states", in: 1...1_000_000_000)
+            options.threads = try arguments.integer(
+                "--threads", in: Arguments.threads, default: ProcessInfo.processInfo.activeProcessorCount)
+            if try arguments.flag("--dfs") { options.strategy = .depthFirst }
+            if try arguments.flag("--no-eventually") { options.checkEventually = false }
+            let variant = try arguments.variant() ?? .correct
+            bounds.topics = try arguments.integer("--topics", in: 0...3, default: bounds.topics)
+            bounds.commands = try arguments.integer("--commands", in: 0...3, default: bounds.commands)
+            bounds.serverLog = try arguments.integer("--log", in: 0...7, default: bounds.serverLog)
+            let traces = try TraceOutput(&arguments, option: "--traces")
+            try arguments.finish()
+            return { [options, bounds] in try runCheck(options, bounds: bounds, variant: variant, traces: traces) }
+        })
 }
 
-private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
-    var options = CheckOptions()
-    var bounds = ConnectionBounds.standard
-    options.maxDepth = try arguments.option("--depth", parse: nonNegative)
-    options.maxStates = try arguments.option("--max-states", parse: positive)
-    options.threads = try arguments.option("--threads", parse: positive) ?? ProcessInfo.processInfo.activeProcessorCount
-    if arguments.flag("--dfs") { options.strategy = .depthFirst }
-    if arguments.flag("--no-eventually") { options.checkEventually = false }
-    let variant = try arguments.option("--variant", parse: { LogicVariant.named($0) }) ?? .correct
-    bounds.topics = try arguments.option("--topics", parse: nonNegative) ?? bounds.topics
-    bounds.commands = try arguments.option("--commands", parse: nonNegative) ?? bounds.commands
-    bounds.serverLog = try arguments.option("--log", parse: nonNegative) ?? bounds.serverLog
-    let traces = try arguments.option("--traces") ?? "Traces"
-    try arguments.finish()
-
+private func runCheck(_ options: CheckOptions, bounds: ConnectionBounds, variant: LogicVariant, traces: TraceOutput)
+    throws -> Int32
+{
     let model = try ConnectionModel(bounds: bounds, variant: variant)
     print(
         "livesim check: connection machine (\(variant)), topics \(bounds.topics), commands \(bounds.commands), "
@@ -84,13 +89,13 @@ private func runCheck(_ arguments: inout Arguments) throws -> Int32 {
 
 /// Writes the counterexample as a simulator trace whose `expect:` line is what replaying
 /// it against the real shell shows, and says what that was.
-private func writeTrace(of violation: PropertyViolation<ConnectionModel>, in model: ConnectionModel, to directory: String)
+private func writeTrace(of violation: PropertyViolation<ConnectionModel>, in model: ConnectionModel, to output: TraceOutput)
     throws
 {
     var written = model.trace(of: violation)
     let replay = try written.settle()
-    let url = try TraceLibrary(directory: URL(fileURLWithPath: directory)).write(written.trace, named: written.fileName)
-    print("wrote \(url.path) (replay: livesim replay \(url.path))")
+    let path = try output.write(written.trace, named: written.fileName)
+    print("wrote \(path) (replay: livesim replay \(path))")
     for gap in written.gaps { print("  not as the model took it: \(gap)") }
     print("in the simulator: \(replay.summary)")
 }
@@ -100,6 +105,3 @@ enum CheckExit {
     /// A bounded search found no violation but left some `sometimes` goal unreached.
     static let notReachedWithinBound: Int32 = 2
 }
-
-private func nonNegative(_ text: String) -> Int? { Int(text).flatMap { $0 >= 0 ? $0 : nil } }
-private func positive(_ text: String) -> Int? { Int(text).flatMap { $0 > 0 ? $0 : nil } }

@@ -8,70 +8,53 @@ extension Command {
         name: "connect",
         summary: "connect to a live server with the reconnecting manager and print its events",
         usage: """
-            usage: livesim connect URL [--topic T]... [--header K:V]... [--ping-interval S] [--ping-timeout S]
-                                       [--duration S] [--ca FILE] [--max-message-size N]
+            usage: livesim connect URL [--topic T]... [--header K:V]... [--ping-interval D] [--ping-timeout D]
+                                       [--duration D] [--max-attempts N] [--ca FILE] [--max-message-size N]
 
             Runs a ConnectionManager over the real WebSocket transport and prints every phase
             change and message, one line each, with the seconds since start. Topics are
             subscribed on every connection (JSON protocol: {"type":"subscribe","topic":T}).
-            Runs until interrupted, or for --duration seconds, or until the manager stops.
+            Runs until interrupted (Ctrl-C: sends a close frame, prints "stopped", exits 130),
+            for --duration, until the manager stops for good (e.g. close 1008 or 4003), or
+            until --max-attempts attempts in a row fail.
 
-              --topic T                subscribe to T (repeatable)
-              --ping-interval S        heartbeat interval P in seconds (default 25)
-              --ping-timeout S         heartbeat timeout T in seconds (default 10)
-              --duration S             exit after S seconds
+              --topic T                subscribe to T (repeatable, at most 1000)
+              --ping-interval D        heartbeat interval, 10ms to 1h (default 25s)
+              --ping-timeout D         heartbeat timeout, 10ms to 1h (default 10s)
+              --duration D             disconnect (close 1000) and exit after D, 1ms to 1000h
+              --max-attempts N         give up after N failed attempts in a row, 1 to 1000000 (default 10);
+                                       an open resets the count
             \(TransportOptions.usage)
             """,
-        run: { arguments in
-            let url = try parseWebSocketURL(try arguments.positional("URL"))
+        exitCodes: [
+            0: "ran for --duration and closed",
+            1: "the manager stopped for good, N attempts in a row failed, or an error (unreadable --ca)",
+            130: "interrupted (SIGINT, Ctrl-C) after sending the close frame",
+            143: "terminated (SIGTERM) after sending the close frame",
+        ],
+        parse: { arguments throws(ArgumentError) in
             let topics = try arguments.options("--topic")
+            guard topics.count <= 1000 else {
+                throw .outOfRange("--topic", "\(topics.count) topics", range: "given at most 1000 times")
+            }
             var configuration = ConnectionConfiguration()
-            if let seconds = try arguments.option("--ping-interval", parse: positiveSeconds) {
-                configuration.heartbeatInterval = seconds
-            }
-            if let seconds = try arguments.option("--ping-timeout", parse: positiveSeconds) {
-                configuration.heartbeatTimeout = seconds
-            }
-            let duration = try arguments.option("--duration", parse: positiveSeconds)
+            let heartbeats: ClosedRange<Duration> = .milliseconds(10)...(.seconds(3600))
+            configuration.heartbeatInterval = try arguments.duration(
+                "--ping-interval", in: heartbeats, default: configuration.heartbeatInterval)
+            configuration.heartbeatTimeout = try arguments.duration(
+                "--ping-timeout", in: heartbeats, default: configuration.heartbeatTimeout)
+            let duration = try arguments.duration("--duration", in: Arguments.runDurations)
+            let maxAttempts = try arguments.integer("--max-attempts", in: 1...1_000_000, default: 10)
             let options = try TransportOptions(&arguments)
+            let url = try parseWebSocketURL(try arguments.positional("URL"))
             try arguments.finish()
-            let endpoint = Endpoint(url: url, headers: options.headers)
-            let manager = ConnectionManager(
-                configuration: configuration, transport: WebSocketTransport(configuration: options.configuration))
-            return await watch(manager, endpoint: endpoint, topics: topics, duration: duration)
+            return { [configuration] in
+                let endpoint = Endpoint(url: url, headers: options.headers)
+                let transport = TrackedTransport(inner: WebSocketTransport(configuration: try options.configuration()))
+                let session = ConnectSession(
+                    manager: ConnectionManager(configuration: configuration, transport: transport),
+                    transport: transport, maxAttempts: maxAttempts)
+                return await session.run(endpoint: endpoint, topics: topics, duration: duration)
+            }
         })
-
-    private static func positiveSeconds(_ text: String) -> Duration? {
-        guard let value = Double(text), value > 0, value.isFinite else { return nil }
-        return .nanoseconds(Int64(value * 1e9))
-    }
-
-    private static func watch(_ manager: ConnectionManager, endpoint: Endpoint, topics: [String], duration: Duration?)
-        async -> Int32
-    {
-        let clock = ContinuousClock()
-        let start = clock.now
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await manager.run() }
-            let events = await manager.events()
-            for topic in topics { await manager.subscribe(topic) }
-            await manager.connect(to: endpoint)
-            if let duration {
-                group.addTask { try? await clock.sleep(for: duration) }
-            }
-            group.addTask {
-                for await event in events {
-                    let seconds = Double(start.duration(to: clock.now).nanoseconds) / 1e9
-                    // Unbuffered, so a pipe sees each event as it happens.
-                    FileHandle.standardOutput.write(
-                        Data((String(format: "%8.3f ", seconds) + event.description + "\n").utf8))
-                    if case .phase(.stopped) = event { return }
-                }
-            }
-            // The first of: the duration passed, the manager stopped. Then end the rest.
-            _ = await group.next()
-            group.cancelAll()
-        }
-        return 0
-    }
 }

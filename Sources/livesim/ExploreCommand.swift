@@ -1,42 +1,48 @@
 import Foundation
 import LiveConnectionSimulator
-import Synchronization
 
 extension Command {
     static let explore = Command(
         name: "explore",
         summary: "run many seeds of swarm-tested simulation in parallel and check every invariant",
         usage: """
-            usage: livesim explore [--seeds 0..<10000] [--duration 1h] [--strategy fifo|random|pct]
-                                   [--variant NAME] [--threads N] [--traces DIR] [--check-determinism]
+            usage: livesim explore [--seeds 0..100] [--duration 1h] [--strategy fifo|random|pct]
+                                   [--variant NAME] [--threads N] [--traces DIR] [--overwrite] [--check-determinism]
 
-              --seeds      seeds to run: A..<B, A...B, or N (meaning 0..<N)       default 0..<\(ExploreDefaults.seeds)
-              --duration   virtual time per run: 500ms, 90s, 10m, 1h              default 1h
-              --strategy   the executor's job order for every seed                default: each seed picks
-              --variant    the logic to run: correct, or a deliberately broken one default correct
-                           (\(LogicVariant.all.map { $0.name }.joined(separator: ", ")))
-              --threads    worker threads                                         default: every core
-              --traces     where the first failure's shrunk trace is written      default Traces
+              --seeds R      seeds to run (default 0..\(ExploreDefaults.seeds)): 0..300 or 0-300 (0 to 299, no quoting
+                             needed), "0..<300" (the same), 0...299 (the same), or 300 (0 to 299);
+                             1 to 100000000 seeds, never none
+              --duration D   \(SimulationUsage.duration); default 1h
+              --strategy S   the executor's job order for every seed: fifo, random or pct (default: each seed picks)
+              --variant V    the logic to run (default correct): \(SimulationUsage.variants)
+              --threads N    worker threads, 1 to 256 (default: every core)
+              --traces DIR   where the first failure's shrunk trace is written (default Traces)
+              --overwrite    replace a trace of the same name (default: write NAME-2.trace, NAME-3.trace, …)
               --check-determinism
-                           run every seed twice with its full log and fail a seed whose
-                           two logs differ by one byte (about twice the time)
+                             run every seed twice with its full log and fail a seed whose two logs
+                             differ by one byte (about twice the time)
 
             Each seed derives its whole run (configuration, which fault kinds are on and how
-            often, the schedule, latencies, the job order) from one 64-bit value. Exits 1 if any
-            run violates an invariant, printing the seed and the command that replays it.
+            often, the schedule, latencies, the job order) from one 64-bit value. Progress goes
+            to standard error. Prints the seed and the command that replays each failure.
             """,
-        run: { arguments in
-            let seeds = try arguments.option("--seeds", parse: parseSeeds) ?? 0..<ExploreDefaults.seeds
-            let duration = try arguments.option("--duration", parse: parseDuration) ?? .seconds(3600)
-            let strategy = try arguments.option("--strategy", parse: { StrategyChoice.Kind(rawValue: $0) })
-            let variant = try arguments.option("--variant", parse: { LogicVariant.named($0) }) ?? .correct
-            let threads = try arguments.option("--threads", parse: { Int($0).flatMap { $0 > 0 ? $0 : nil } })
-            let traces = try arguments.option("--traces") ?? "Traces"
-            let determinism = arguments.flag("--check-determinism")
+        exitCodes: [
+            0: "every run held every invariant", 1: "a run violated an invariant (or was not deterministic), or an error",
+        ],
+        parse: { arguments throws(ArgumentError) in
+            let seeds = try arguments.seeds("--seeds", default: 0..<ExploreDefaults.seeds)
+            let duration = try arguments.runDuration() ?? .seconds(3600)
+            let strategy = try arguments.strategy()
+            let variant = try arguments.variant() ?? .correct
+            let threads = try arguments.integer("--threads", in: Arguments.threads)
+            let traces = try TraceOutput(&arguments, option: "--traces")
+            let determinism = try arguments.flag("--check-determinism")
             try arguments.finish()
-            return exploreMain(
-                seeds: seeds, duration: duration, strategy: strategy, variant: variant, threads: threads, traces: traces,
-                checksDeterminism: determinism)
+            return {
+                exploreMain(
+                    seeds: seeds, duration: duration, strategy: strategy, variant: variant, threads: threads,
+                    traces: traces, checksDeterminism: determinism)
+            }
         })
 }
 
@@ -48,7 +54,7 @@ enum ExploreDefaults {
 
 private func exploreMain(
     seeds: Range<UInt64>, duration: Duration, strategy: StrategyChoice.Kind?, variant: LogicVariant, threads: Int?,
-    traces: String, checksDeterminism: Bool
+    traces: TraceOutput, checksDeterminism: Bool
 ) -> Int32 {
     let explorer = Explorer(
         seeds: seeds, generator: ScenarioGenerator(duration: duration, strategy: strategy), variant: variant,
@@ -58,27 +64,14 @@ private func exploreMain(
             + "strategy \(strategy?.rawValue ?? "per seed"), variant \(variant.name), \(explorer.threads) threads"
             + (checksDeterminism ? ", each seed twice (determinism)" : ""))
     let started = ContinuousClock.now
-    let lastPrint = Mutex(ContinuousClock.now)
-    let total = seeds.count
-    let summary = explorer.run { finished, failed in
-        // Wall time is for the progress line only; nothing simulated reads it.
-        let now = ContinuousClock.now
-        let due = lastPrint.withLock { last in
-            guard finished == total || now - last >= .milliseconds(200) else { return false }
-            last = now
-            return true
-        }
-        guard due else { return }
-        let elapsed = (now - started).seconds
-        let text = "\rexplored \(finished)/\(total) seeds, \(failed) failing, \(String(format: "%.1f", elapsed)) s"
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-    FileHandle.standardError.write(Data("\n".utf8))
+    let progress = ProgressLine("explored", unit: "seeds", total: seeds.count)
+    let summary = explorer.run { finished, failed in progress.update(finished, "\(failed) failing") }
+    progress.finish(summary.runs, "\(summary.failureCount) failing")
     let wall = (ContinuousClock.now - started).seconds
     printSummary(summary, wallSeconds: wall, threads: explorer.threads, checksDeterminism: checksDeterminism)
     guard !summary.passed else { return 0 }
     printFailures(summary, duration: duration, strategy: strategy, variant: variant)
-    saveShrunkCounterexample(of: summary, generator: explorer.generator, variant: variant, directory: traces)
+    saveShrunkCounterexample(of: summary, generator: explorer.generator, variant: variant, output: traces)
     return 1
 }
 
@@ -135,50 +128,4 @@ func replayCommand(seed: UInt64, duration: Duration, strategy: StrategyChoice.Ki
     if duration != .seconds(3600) { words.append("--duration \(formatDuration(duration))") }
     if let strategy { words.append("--strategy \(strategy.rawValue)") }
     return words.joined(separator: " ")
-}
-
-/// "A..<B", "A...B" or "N" (0..<N).
-func parseSeeds(_ text: String) -> Range<UInt64>? {
-    if let count = UInt64(text) { return 0..<count }
-    if let split = text.range(of: "..<"), let low = UInt64(text[..<split.lowerBound]),
-        let high = UInt64(text[split.upperBound...]), low <= high
-    {
-        return low..<high
-    }
-    if let split = text.range(of: "..."), let low = UInt64(text[..<split.lowerBound]),
-        let high = UInt64(text[split.upperBound...]), low <= high, high < .max
-    {
-        return low..<(high + 1)
-    }
-    return nil
-}
-
-/// "500ms", "90s", "10m", "1h" (whole numbers).
-func parseDuration(_ text: String) -> Duration? {
-    let units: [(suffix: String, seconds: Int64, milliseconds: Bool)] = [
-        ("ms", 0, true), ("s", 1, false), ("m", 60, false), ("h", 3600, false),
-    ]
-    for unit in units where text.hasSuffix(unit.suffix) {
-        guard let value = Int64(text.dropLast(unit.suffix.count)), value > 0 else { return nil }
-        return unit.milliseconds ? .milliseconds(value) : .seconds(value * unit.seconds)
-    }
-    return nil
-}
-
-/// "1h", "10m", "90s", "1h30m", "500ms".
-func formatDuration(_ duration: Duration) -> String {
-    let milliseconds = duration.nanoseconds / 1_000_000
-    if milliseconds % 1000 != 0 { return "\(milliseconds)ms" }
-    var seconds = milliseconds / 1000
-    var text = ""
-    if seconds >= 3600 {
-        text += "\(seconds / 3600)h"
-        seconds %= 3600
-    }
-    if seconds >= 60 {
-        text += "\(seconds / 60)m"
-        seconds %= 60
-    }
-    if seconds > 0 || text.isEmpty { text += "\(seconds)s" }
-    return text
 }

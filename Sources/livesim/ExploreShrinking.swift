@@ -7,21 +7,19 @@ import LiveConnectionSimulator
 /// Only the first failure is shrunk: each shrinking attempt is a whole run, and the first
 /// failure is usually enough to start debugging; `livesim shrink --seed N` does any other.
 func saveShrunkCounterexample(
-    of summary: ExplorationSummary, generator: ScenarioGenerator, variant: LogicVariant, directory: String
+    of summary: ExplorationSummary, generator: ScenarioGenerator, variant: LogicVariant, output: TraceOutput
 ) {
     guard let failure = summary.failures.first, let violation = failure.violations.first else { return }
     let scenario = generator.scenario(seed: failure.seed)
     let counterexample = Counterexample.shrink(scenario, variant: variant, invariant: violation.invariant)
-    let library = TraceLibrary(directory: URL(fileURLWithPath: directory))
     do {
-        let url = try library.write(counterexample.trace, named: counterexample.fileName)
-        let path = "\(directory)/\(url.lastPathComponent)"
+        let path = try output.write(counterexample.trace, named: counterexample.fileName)
         print(
             "\nshrunk seed \(failure.seed) (\(violation.invariant.name)) from \(scenario.schedule.count) to "
                 + "\(counterexample.shrunk.schedule.count) actions in \(counterexample.shrinking.attempts) runs: \(path)"
         )
         print("  replay: swift run livesim replay \(path)")
     } catch {
-        standardError("livesim explore: could not write the shrunk trace to \(directory): \(error)")
+        standardError("livesim explore: could not write the shrunk trace to \(output.directory): \(describe(error))")
     }
 }

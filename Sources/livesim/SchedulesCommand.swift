@@ -14,24 +14,25 @@ extension Command {
             under every job order with at most N preemptions, depth-first over the choice
             points, as loom does. Each schedule passes when both connections were subscribed
             and the second resumed before its open. Prints how many distinct schedules ran and
-            whether all passed; a failing schedule is printed as its choice list. Exits 1 on a
-            failure.
+            whether all passed; a failing schedule is printed as its choice list.
 
-              --preemptions N    bound on preemptions per schedule (default 1; 2 runs tens of thousands)
-              --max-schedules N  stop after N schedules (default 5000)
-              --pct SEEDS        also run PCT (depth 3) for SEEDS seeds (default 0: off)
-              --variant NAME     the logic in the manager (default correct)
+              --preemptions N    bound on preemptions per schedule, 0 to 10 (default 1; 2 runs tens of thousands)
+              --max-schedules N  stop after N schedules, 1 to 10000000 (default 5000)
+              --pct SEEDS        also run PCT (depth 3) for SEEDS seeds, 0 to 1000000 (default 0: off)
+              --variant V        the logic in the manager (default correct): \(SimulationUsage.variants)
             """,
-        run: runSchedules)
+        exitCodes: [0: "every schedule passed", 1: "a schedule failed, or an error"],
+        parse: { arguments throws(ArgumentError) in
+            let bound = try arguments.integer("--preemptions", in: 0...10, default: 1)
+            let limit = try arguments.integer("--max-schedules", in: 1...10_000_000, default: 5_000)
+            let pctSeeds = try arguments.integer("--pct", in: 0...1_000_000, default: 0)
+            let variant = try arguments.variant() ?? .correct
+            try arguments.finish()
+            return { runSchedules(bound: bound, limit: limit, pctSeeds: UInt64(pctSeeds), variant: variant) }
+        })
 }
 
-private func runSchedules(_ arguments: inout Arguments) throws -> Int32 {
-    let bound = try arguments.option("--preemptions") { Int($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 1
-    let limit = try arguments.option("--max-schedules") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 5_000
-    let pctSeeds = try arguments.option("--pct") { UInt64($0) } ?? 0
-    let variant = try arguments.option("--variant", parse: { LogicVariant.named($0) }) ?? .correct
-    try arguments.finish()
-
+private func runSchedules(bound: Int, limit: Int, pctSeeds: UInt64, variant: LogicVariant) -> Int32 {
     let scenario = ReconnectScenario(variant: variant)
     print("livesim schedules: reconnect scenario, manager logic \(variant.name)")
     let report = ScheduleExplorer.explore(preemptionBound: bound, maxSchedules: limit) { scenario.passes(under: $0) }

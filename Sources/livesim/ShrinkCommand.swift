@@ -8,99 +8,105 @@ extension Command {
         name: "shrink",
         summary: "shrink a failing run to a minimal trace and save it",
         usage: """
-            usage: livesim shrink FILE.trace [options]
+            usage: livesim shrink FILE.trace [--invariant NAME] [--budget N] [--out DIR] [--overwrite]
                    livesim shrink --seed N [--variant NAME] [options]
-                   livesim shrink --seeds A..<B [--variant NAME] [options]   (the first failing seed)
+                   livesim shrink --seeds 0..300 [--variant NAME] [options]   (the first failing seed)
 
             Runs the trace, the seed, or each seed of the range until one violates an
             invariant, then shrinks its schedule (delta debugging over actions and intents,
             then simpler arguments and earlier times) while it still violates the same
-            invariant, and writes the result with `expect: violation NAME`.
+            invariant, and writes the result with `expect: violation NAME`. --seed N is
+            0 to 18446744073709551615.
 
             options:
               --invariant NAME   shrink towards this invariant (default: the variant's, or the first violated)
-              --duration 1h      virtual time per generated run (as for explore; default 1h)
-              --strategy KIND    fifo, random or pct for generated runs (as for explore; default per seed)
-              --budget N         at most N runs while shrinking (default 2000)
+              --variant V        the logic to run (default correct): \(SimulationUsage.variants)
+              --duration D       \(SimulationUsage.duration); default 1h (as for explore)
+              --strategy S       fifo, random or pct for generated runs (as for explore; default per seed)
+              --seeds R          as for explore: 0..300, 0-300, "0..<300", 0...299 or 300; 1 to 100000000 seeds
+              --budget N         at most N runs while shrinking, 1 to 1000000 (default 2000)
               --out DIR          where to write <invariant>-seed<N>.trace (default Traces)
-            Exit status: 0 a trace was written, 1 nothing failed or an error, 64 bad arguments.
+              --overwrite        replace a trace of the same name (default: write NAME-2.trace, …)
+            Progress goes to standard error.
             """,
-        run: { arguments in
-            let seed = try arguments.option("--seed") { UInt64($0) }
-            let seeds = try arguments.option("--seeds", parse: parseSeeds)
-            let variantName = try arguments.option("--variant")
-            let invariantName = try arguments.option("--invariant")
-            let duration = try arguments.option("--duration", parse: parseDuration)
-            let strategy = try arguments.option("--strategy", parse: { StrategyChoice.Kind(rawValue: $0) })
-            let budget = try arguments.option("--budget") { Int($0).flatMap { $0 > 0 ? $0 : nil } } ?? 2_000
-            let directory = try arguments.option("--out") ?? "Traces"
-            let file = arguments.optionalPositional()
+        exitCodes: [0: "a trace was written", 1: "nothing failed, or an error (unreadable trace, cannot write)"],
+        parse: { arguments throws(ArgumentError) in
+            let seed = try arguments.seed("--seed")
+            let seeds = try arguments.seeds("--seeds")
+            let chosenVariant = try arguments.variant()
+            let wanted = try arguments.invariant()
+            let duration = try arguments.runDuration()
+            let strategy = try arguments.strategy()
+            let budget = try arguments.integer("--budget", in: 1...1_000_000, default: 2_000)
+            let output = try TraceOutput(&arguments, option: "--out")
+            let file = try arguments.optionalPositional()
             try arguments.finish()
 
             // The same generator options as `livesim explore`.
             let generator = ScenarioGenerator(duration: duration ?? .seconds(3600), strategy: strategy)
-            let wanted = try invariantName.map { name throws(ShrinkError) in
-                guard let invariant = Invariant.named(name) else { throw .unknownInvariant(name) }
-                return invariant
-            }
-
-            var variant = LogicVariant.correct
-            if let variantName {
-                guard let named = LogicVariant.named(variantName) else {
-                    throw TraceReplayError.unknownVariant(variantName, known: LogicVariant.all.map(\.name))
-                }
-                variant = named
-            }
-            // The candidates, in order, made one at a time (a range may hold many seeds).
-            let count: Int
-            let candidate: (Int) -> Scenario
+            let source: ShrinkSource
             switch (file, seed, seeds) {
             case (let path?, nil, nil):
-                let trace = try TraceFile(path: path).trace
-                variant = try trace.logicVariant()
-                let scenario = trace.scenario
-                (count, candidate) = (1, { _ in scenario })
-            case (nil, let seed?, nil): (count, candidate) = (1, { _ in generator.scenario(seed: seed) })
-            case (nil, nil, let range?):
-                (count, candidate) = (range.count, { generator.scenario(seed: range.lowerBound + UInt64($0)) })
-            default: throw ArgumentError.missingPositional("exactly one of FILE.trace, --seed N, --seeds A..<B")
-            }
-            let target = wanted ?? variant.breaks
-
-            for index in 0..<count {
-                let scenario = candidate(index)
-                let result = SimulationRun(scenario, variant: variant, recordsLog: false).run()
-                guard let violation = result.violations.first(where: { target == nil || $0.invariant == target }) else {
-                    continue
+                guard chosenVariant == nil, duration == nil, strategy == nil else {
+                    throw .conflict("--variant, --duration and --strategy go with --seed/--seeds: a trace file names its own")
                 }
-                print("seed \(scenario.seed): \(violation)")
-                let counterexample = Counterexample.shrink(
-                    scenario, variant: variant, invariant: violation.invariant, maximumAttempts: budget)
-                let library = TraceLibrary(directory: URL(fileURLWithPath: directory))
-                let url = try library.write(counterexample.trace, named: counterexample.fileName)
-                print(
-                    "shrunk \(scenario.schedule.count) actions to \(counterexample.shrunk.schedule.count) in \(counterexample.shrinking.attempts) runs"
-                        + (counterexample.shrinking.budgetExhausted ? " (budget exhausted)" : ""))
-                print("wrote \(directory)/\(url.lastPathComponent)")
-                print("replay: livesim replay \(directory)/\(url.lastPathComponent)")
-                return 0
+                source = .file(path)
+            case (nil, let seed?, nil): source = .seeds(first: seed, count: 1, generator)
+            case (nil, nil, let range?): source = .seeds(first: range.lowerBound, count: range.count, generator)
+            default: throw .conflict("give exactly one of FILE.trace, --seed N, --seeds A..B")
             }
-            print("no run violated \(target?.name ?? "any invariant")")
-            return 1
+            return {
+                try shrinkFirstFailure(source, variant: chosenVariant ?? .correct, wanted: wanted, budget: budget, output: output)
+            }
         })
 }
 
-/// A shrink request that names something that does not exist.
-enum ShrinkError: Error, CustomStringConvertible {
-    case unknownInvariant(String)
+/// What `shrink` searches: a trace file, or generated seeds.
+private enum ShrinkSource {
+    case file(String)
+    /// `count` seeds from `first` (a count, not a range: the last seed, 2^64 - 1, has no end bound).
+    case seeds(first: UInt64, count: Int, ScenarioGenerator)
+}
 
-    var description: String {
-        "unknown invariant '\(self.name)' (known: \(Invariant.all.map(\.name).joined(separator: ", ")))"
+private func shrinkFirstFailure(_ source: ShrinkSource, variant: LogicVariant, wanted: Invariant?, budget: Int, output: TraceOutput)
+    throws -> Int32
+{
+    // The candidates, in order, made one at a time (a range may hold many seeds).
+    var variant = variant
+    let count: Int
+    let candidate: (Int) -> Scenario
+    switch source {
+    case .file(let path):
+        let trace = try TraceFile(path: path).trace
+        variant = try trace.logicVariant()
+        let scenario = trace.scenario
+        (count, candidate) = (1, { _ in scenario })
+    case .seeds(let first, let seeds, let generator):
+        (count, candidate) = (seeds, { generator.scenario(seed: first + UInt64($0)) })
     }
-
-    private var name: String {
-        switch self {
-        case .unknownInvariant(let name): name
+    let target = wanted ?? variant.breaks
+    let progress = ProgressLine("ran", unit: "seeds", total: count)
+    for index in 0..<count {
+        progress.update(index)
+        let scenario = candidate(index)
+        let result = SimulationRun(scenario, variant: variant, recordsLog: false).run()
+        guard let violation = result.violations.first(where: { target == nil || $0.invariant == target }) else {
+            continue
         }
+        if count > 1 { progress.finish(index + 1, "found a failure") }
+        print("seed \(scenario.seed): \(violation)")
+        standardError("shrinking (at most \(budget) runs)…")
+        let counterexample = Counterexample.shrink(
+            scenario, variant: variant, invariant: violation.invariant, maximumAttempts: budget)
+        let path = try output.write(counterexample.trace, named: counterexample.fileName)
+        print(
+            "shrunk \(scenario.schedule.count) actions to \(counterexample.shrunk.schedule.count) in \(counterexample.shrinking.attempts) runs"
+                + (counterexample.shrinking.budgetExhausted ? " (budget exhausted)" : ""))
+        print("wrote \(path)")
+        print("replay: livesim replay \(path)")
+        return 0
     }
+    if count > 1 { progress.finish(count) }
+    print("no run violated \(target?.name ?? "any invariant")")
+    return 1
 }

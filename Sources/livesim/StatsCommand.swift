@@ -11,79 +11,72 @@ extension Command {
         usage: """
             usage: livesim stats fit FILE --policy NAME [policy options] [--attempt N] [--alpha A] [--tolerance D] [--svg DIR]
                    livesim stats policies [--runs N] [--attempts N] [--seed S] [--alpha A] [--svg DIR]
-                   livesim stats herd [--clients 10,50,100,200] [--seeds K] [--connections N] [--outage D] [--capacity N] [--svg DIR]
+                   livesim stats herd [--clients 10,50,100,200] [--seeds K] [--seed S] [--connections N] [--outage D] [--capacity N] [--svg DIR]
 
             fit       checks delays recorded anywhere against a policy's stated distribution and prints a
                       verdict table. FILE holds one delay per line (consecutive attempts 1, 2, 3, … of one
                       client, or all after --attempt N failures), or attempt,delay pairs (a new run starts
                       when the attempt does not follow on). Durations: 1.5s, 250ms, 120us, bare seconds.
-                      Exit status 0 when consistent, 2 when rejected.
             policies  draws every built-in policy with a seed and verifies it, per attempt and pooled.
             herd      the AWS "Exponential Backoff and Jitter" experiment: N clients contending for one
                       record (base 5 ms, cap 2 s, ~10 ms round trip), and an outage that drops N connections.
 
-            policy options: --policy full-jitter | equal-jitter | decorrelated-jitter | proportional-jitter
-                            | exponential | table;  --base D (default 1s) --cap D (default 30s, 120s for
-                            proportional);  --multiplier X (1.6) --jitter R (0.2) for proportional;
-                            --table D,D,… for table (entry 0 is the delay after 0 failures)
-            --alpha A       family-wise significance level (default 0.01), split over the rows (Bonferroni)
-            --tolerance D   how close to a constant or the cap counts as equal (default 0.5ms)
-            --svg DIR       also write the pictures (SVG) into DIR
+            fit:      --policy full-jitter | equal-jitter | decorrelated-jitter | proportional-jitter | exponential | table
+                      --base D (1ms to 24h, default 1s)  --cap D (1ms to 24h, at least --base; default 30s, 120s for
+                      proportional)  --multiplier X (1 to 100, default 1.6) and --jitter R (0 to 1, default 0.2) for
+                      proportional  --table D,D,… (1 to 1000 delays, 0s to 24h; entry 0 is the delay after 0 failures)
+                      --attempt N (1 to 1000)  --tolerance D (0s to 1s, default 0.5ms: how close to a constant or
+                      the cap counts as equal)
+            policies: --runs N (2 to 100000, default 1000)  --attempts N (1 to 30, default 8)  --seed S (default 1)
+            herd:     --clients N,N,… (1 to 20 counts, each 1 to 1000; default 10,25,50,100,200)  --seeds K (1 to
+                      100, default 5)  --seed S (first seed, default 1)  --connections N (1 to 1000000, default 1000)
+                      --outage D (0s to 1h, default 10s)  --capacity N (admitted per second, 1 to 1000000, default 100)
+            all:      --alpha A (0.000001 to 0.5, default 0.01; family-wise, split over the rows by Bonferroni)
+                      --svg DIR (also write the pictures, SVG, into DIR)
+            Progress goes to standard error.
             """,
-        run: { arguments in
-            guard let sub = arguments.optionalPositional() else {
-                throw ArgumentError.missingPositional("SUBCOMMAND (fit, policies or herd)")
-            }
-            switch sub {
-            case "fit": return try StatsFit.run(&arguments)
-            case "policies": return try StatsPolicies.run(&arguments)
-            case "herd": return try StatsHerd.run(&arguments)
-            default: throw ArgumentError.invalidValue("SUBCOMMAND", sub)
+        exitCodes: [
+            0: "consistent (fit, policies) or done (herd)", 1: "an error (unreadable or malformed FILE, cannot write)",
+            2: "fit or policies rejected the stated distribution",
+        ],
+        parse: { arguments throws(ArgumentError) in
+            switch try arguments.subcommand("SUBCOMMAND", from: ["fit", "policies", "herd"]) {
+            case "fit": return try StatsFit.parse(&arguments)
+            case "policies": return try StatsPolicies.parse(&arguments)
+            default: return try StatsHerd.parse(&arguments)
             }
         })
 }
 
 /// Shared option parsing for the stats subcommands.
 enum StatsOptions {
+    static let delays: ClosedRange<Duration> = .milliseconds(1)...(.seconds(24 * 3600))
+
     static func policy(_ arguments: inout Arguments) throws(ArgumentError) -> BackoffPolicy {
-        guard let name = try arguments.option("--policy") else { throw .missingValue("--policy") }
-        let base = try arguments.option("--base", parse: DelayFile.parseDuration)
-        let cap = try arguments.option("--cap", parse: DelayFile.parseDuration)
-        let multiplier = try arguments.option("--multiplier", parse: { Double($0) })
-        let jitter = try arguments.option("--jitter", parse: { Double($0) })
-        let table = try arguments.option(
-            "--table",
-            parse: { text -> [Duration]? in
-                let entries = text.split(separator: ",").map { DelayFile.parseDuration(String($0)) }
-                return entries.isEmpty || entries.contains(where: { $0 == nil || $0! < .zero })
-                    ? nil : entries.compactMap { $0 }
-            })
-        for value in [base, cap].compactMap({ $0 }) where value <= .zero {
-            throw .invalidValue("--base/--cap", "\(value)")
-        }
-        let b = base ?? .seconds(1), c = cap ?? .seconds(30)
+        let names = ["full-jitter", "equal-jitter", "decorrelated-jitter", "proportional-jitter", "exponential", "table"]
+        guard let name = try arguments.choice("--policy", from: names) else { throw .missingValue("--policy") }
+        let base = try arguments.duration("--base", in: delays)
+        let cap = try arguments.duration("--cap", in: delays)
+        let multiplier = try arguments.number("--multiplier", in: 1...100, default: 1.6)
+        let jitter = try arguments.number("--jitter", in: 0...1, default: 0.2)
+        let table = try arguments.durations("--table", in: .zero...(.seconds(24 * 3600)), count: 1...1000)
+        let b = base ?? .seconds(1)
+        let c = cap ?? (name == "proportional-jitter" ? .seconds(120) : .seconds(30))
+        guard c >= b else { throw .conflict("--cap (\(formatDuration(c))) must be at least --base (\(formatDuration(b)))") }
         switch name {
         case "full-jitter": return .fullJitter(base: b, cap: c)
         case "equal-jitter": return .equalJitter(base: b, cap: c)
         case "decorrelated-jitter": return .decorrelatedJitter(base: b, cap: c)
         case "exponential": return .exponential(base: b, cap: c)
-        case "proportional-jitter":
-            let m = multiplier ?? 1.6, r = jitter ?? 0.2
-            guard m >= 1 else { throw .invalidValue("--multiplier", "\(m)") }
-            guard (0...1).contains(r) else { throw .invalidValue("--jitter", "\(r)") }
-            return .proportionalJitter(initial: b, multiplier: m, jitter: r, maximum: cap ?? .seconds(120))
-        case "table":
-            guard let table else { throw .missingValue("--table") }
-            return .table(table)
+        case "proportional-jitter": return .proportionalJitter(initial: b, multiplier: multiplier, jitter: jitter, maximum: c)
         default:
-            throw .invalidValue("--policy", name)
+            guard let table else { throw .conflict("--policy table needs --table D,D,…") }
+            return .table(table)
         }
     }
 
     static func alpha(_ arguments: inout Arguments) throws(ArgumentError) -> Double {
-        let alpha = try arguments.option("--alpha", parse: { Double($0) }) ?? 0.01
-        guard alpha > 0 && alpha < 1 else { throw .invalidValue("--alpha", "\(alpha)") }
-        return alpha
+        try arguments.number("--alpha", in: 0.000_001...0.5, default: 0.01)
     }
 
     /// Writes `chart` as DIR/NAME.svg and says so on standard error.

@@ -5,20 +5,25 @@ import Statistics
 
 /// `livesim stats fit FILE --policy …`: delays recorded elsewhere against a claimed policy.
 enum StatsFit {
-    static func run(_ arguments: inout Arguments) throws -> Int32 {
+    static func parse(_ arguments: inout Arguments) throws(ArgumentError) -> Command.Invocation {
         let policy = try StatsOptions.policy(&arguments)
         let alpha = try StatsOptions.alpha(&arguments)
-        let attempt = try arguments.option("--attempt", parse: { Int($0).flatMap { $0 >= 1 ? $0 : nil } })
-        let tolerance = try arguments.option("--tolerance", parse: DelayFile.parseDuration) ?? .microseconds(500)
+        let attempt = try arguments.integer("--attempt", in: 1...1000)
+        let tolerance = try arguments.duration("--tolerance", in: .zero...(.seconds(1)), default: .microseconds(500))
         let svg = try arguments.option("--svg")
         let path = try arguments.positional("FILE")
         try arguments.finish()
+        return { try run(path, policy: policy, alpha: alpha, attempt: attempt, tolerance: tolerance, svg: svg) }
+    }
 
+    private static func run(
+        _ path: String, policy: BackoffPolicy, alpha: Double, attempt: Int?, tolerance: Duration, svg: String?
+    ) throws -> Int32 {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw FitFailure("cannot read \(path): \(error.localizedDescription)")
+            throw FitFailure(describe(error))
         }
         let observations: [DelayObservation]
         let report: FitReport
@@ -26,7 +31,7 @@ enum StatsFit {
             observations = try DelayFile.parse(text, attempt: attempt)
             report = try BackoffFit.fit(observations, to: policy, alpha: alpha, tolerance: tolerance)
         } catch {
-            throw FitFailure("\(path): \(error)")
+            throw FitFailure("\(clipped(path, to: 200)): \(clipped(String(describing: error), to: 200))")
         }
         print(report.table())
         if let svg {

@@ -5,29 +5,41 @@ import Statistics
 
 /// `livesim stats herd`: the AWS blog's contention experiment and an outage's reconnect storm.
 enum StatsHerd {
-    static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let clientCounts =
-            try arguments.option(
-                "--clients",
-                parse: { text -> [Int]? in
-                    let values = text.split(separator: ",").map { Int($0) }
-                    return values.isEmpty || values.contains(where: { ($0 ?? 0) < 1 }) ? nil : values.compactMap { $0 }
-                }) ?? [10, 25, 50, 100, 200]
-        let seedCount = try arguments.option("--seeds", parse: { UInt64($0).flatMap { $0 >= 1 ? $0 : nil } }) ?? 5
-        let firstSeed = try arguments.option("--seed", parse: { UInt64($0) }) ?? 1
-        let connections =
-            try arguments.option("--connections", parse: { Int($0).flatMap { $0 >= 1 ? $0 : nil } }) ?? 1000
-        let outage = try arguments.option("--outage", parse: DelayFile.parseDuration) ?? .seconds(10)
-        let capacity = try arguments.option("--capacity", parse: { Int($0).flatMap { $0 >= 1 ? $0 : nil } }) ?? 100
+    static func parse(_ arguments: inout Arguments) throws(ArgumentError) -> Command.Invocation {
+        let clientCounts = try arguments.integers("--clients", in: 1...1000, count: 1...20) ?? [10, 25, 50, 100, 200]
+        let seedCount = try arguments.integer("--seeds", in: 1...100, default: 5)
+        let firstSeed = try arguments.seed("--seed") ?? 1
+        let connections = try arguments.integer("--connections", in: 1...1_000_000, default: 1000)
+        let outage = try arguments.duration("--outage", in: .zero...(.seconds(3600)), default: .seconds(10))
+        let capacity = try arguments.integer("--capacity", in: 1...1_000_000, default: 100)
         let svg = try arguments.option("--svg")
         try arguments.finish()
+        guard firstSeed <= UInt64.max - UInt64(seedCount) else {
+            throw .conflict("--seed \(firstSeed) leaves no room for \(seedCount) seeds below 2^64")
+        }
+        return {
+            try run(
+                clientCounts: clientCounts, seeds: Array(firstSeed..<firstSeed + UInt64(seedCount)),
+                connections: connections, outage: outage, capacity: capacity, svg: svg)
+        }
+    }
 
-        let seeds = Array(firstSeed..<(firstSeed + seedCount))
+    private static func run(
+        clientCounts: [Int], seeds: [UInt64], connections: Int, outage: Duration, capacity: Int, svg: String?
+    ) throws -> Int32 {
+        let firstSeed = seeds[0]
         print(
             "Contention (AWS 2015): base 5 ms, cap 2 s, one-way latency 4.5–5.5 ms; means over seeds \(seeds.first!)–\(seeds.last!)"
         )
         print("calls = conditional writes sent by all clients; time = until the last client's write succeeded\n")
-        let rows = HerdStudy.contention(clientCounts: clientCounts, seeds: seeds)
+        // One client count at a time, so a long run shows progress (the cost grows with the count).
+        let progress = ProgressLine("contention: ran", unit: "client counts", total: clientCounts.count)
+        var rows: [HerdStudy.ContentionRow] = []
+        for (index, clients) in clientCounts.enumerated() {
+            progress.update(index)
+            rows += HerdStudy.contention(clientCounts: [clients], seeds: seeds)
+        }
+        progress.finish(clientCounts.count)
         print(HerdStudy.contentionTable(rows))
         print(
             "\nOutage: \(connections) connections dropped at t = 0, server down for \(outage.seconds.compact()) s, then admits \(capacity)/s;"

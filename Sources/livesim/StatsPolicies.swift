@@ -14,16 +14,21 @@ enum StatsPolicies {
         ("table", .table()),
     ]
 
-    static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let runs = try arguments.option("--runs", parse: { Int($0).flatMap { $0 >= 2 ? $0 : nil } }) ?? 1000
-        let attempts = try arguments.option("--attempts", parse: { Int($0).flatMap { $0 >= 1 ? $0 : nil } }) ?? 8
-        let seed = try arguments.option("--seed", parse: { UInt64($0) }) ?? 1
+    static func parse(_ arguments: inout Arguments) throws(ArgumentError) -> Command.Invocation {
+        let runs = try arguments.integer("--runs", in: 2...100_000, default: 1000)
+        let attempts = try arguments.integer("--attempts", in: 1...30, default: 8)
+        let seed = try arguments.seed("--seed") ?? 1
         let alpha = try StatsOptions.alpha(&arguments)
         let svg = try arguments.option("--svg")
         try arguments.finish()
+        return { try run(runs: runs, attempts: attempts, seed: seed, alpha: alpha, svg: svg) }
+    }
 
+    private static func run(runs: Int, attempts: Int, seed: UInt64, alpha: Double, svg: String?) throws -> Int32 {
+        let progress = ProgressLine("verified", unit: "policies", total: policies.count)
         var allAccepted = true
         for (index, (slug, policy)) in policies.enumerated() {
+            progress.update(index)
             // Each policy gets its own stream, so the tables are independent samples.
             let seed = seed &+ UInt64(index)
             let report = BackoffFit.verify(policy, attempts: 1...attempts, runs: runs, seed: seed, alpha: alpha)
@@ -63,6 +68,7 @@ enum StatsPolicies {
                     named: "policy-\(slug)-ecdf", into: svg)
             }
         }
+        progress.finish(policies.count)
         return allAccepted ? 0 : 2
     }
 }

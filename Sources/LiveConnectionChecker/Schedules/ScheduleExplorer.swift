@@ -41,7 +41,9 @@ public enum ScheduleExplorer {
         public var description: String {
             let verdict = failing.map { "FAILED with choices \($0)" } ?? "all passed"
             return "\(schedules) schedules, \(verdict) (\(method)\(exhaustive ? ", exhaustive" : "")"
-                + "\(diverged ? ", NONDETERMINISTIC" : ""); at most \(deepest) choice points)"
+                + "\(diverged ? ", NONDETERMINISTIC" : "")"
+                // PCT draws its choices and does not count choice points.
+                + (deepest > 0 ? "; at most \(deepest) choice points)" : ")")
         }
     }
 
