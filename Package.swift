@@ -30,6 +30,9 @@ let package = Package(
                 "LiveConnectionChecker",
             ],
             swiftSettings: strict),
+        // The command line's argument layer in-process (thousands of hostile vectors) and the
+        // built binary as a user runs it.
+        .testTarget(name: "LivesimTests", dependencies: ["livesim"], exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
