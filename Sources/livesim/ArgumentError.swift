@@ -33,5 +33,6 @@ enum ArgumentError: Error, CustomStringConvertible, Equatable {
 func clipped(_ text: some StringProtocol, to limit: Int = 80) -> String {
     let visible = text.prefix(limit).map { $0.isASCII && ($0.asciiValue! < 0x20 || $0.asciiValue! == 0x7F) ? "?" : $0 }
     let shown = String(visible)
-    return text.count > limit ? shown + "… (\(text.count) characters)" : shown
+    // Counting bytes, not characters: a 20 MB word must not cost a grapheme walk.
+    return text.dropFirst(limit).isEmpty ? shown : shown + "… (\(text.utf8.count) bytes)"
 }

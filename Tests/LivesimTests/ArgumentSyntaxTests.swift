@@ -134,7 +134,7 @@ struct ArgumentSyntaxTests {
         let long = String(repeating: "x", count: 20_000_000) + "\n\u{1B}[2J"
         let message = ArgumentError.unknownOption(long).description
         #expect(message.count < 200)
-        #expect(message.contains("(20000005 characters)"))
+        #expect(message.contains("(20000005 bytes)"))
         #expect(!message.contains("\n") && !message.contains("\u{1B}"))
     }
 }

@@ -56,7 +56,7 @@ struct LivesimCheckTraceTests {
     func unknownVariant() throws {
         let result = try LivesimTraceCommandTests.livesim(["check", "--variant", "nope"])
         #expect(result.status == 64, "\(result.standardError)")
-        #expect(result.standardError.contains("invalid value 'nope' for --variant"))
+        #expect(result.standardError.contains("invalid --variant 'nope': expected one of"))
         #expect(result.standardError.contains("skips-resubscribe") && result.standardError.contains("double-reconnect"))
     }
 }

@@ -85,7 +85,7 @@ struct LivesimTraceCommandTests {
     @Test("a missing file or a missing argument is an error, not a crash")
     func badArguments() throws {
         let missing = try Self.livesim(["diff", "/nonexistent/a.trace", "/nonexistent/b.trace"])
-        #expect(missing.status == 1 && missing.standardError.contains("/nonexistent/a.trace: cannot read the file"))
+        #expect(missing.status == 1 && missing.standardError.contains("/nonexistent/a.trace: no such file"))
         let usage = try Self.livesim(["diff", "only-one.trace"])
         #expect(usage.status == 64 && usage.standardError.contains("usage: livesim diff"))
     }
