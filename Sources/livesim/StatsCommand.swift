@@ -22,9 +22,9 @@ extension Command {
                       record (base 5 ms, cap 2 s, ~10 ms round trip), and an outage that drops N connections.
 
             fit:      --policy full-jitter | equal-jitter | decorrelated-jitter | proportional-jitter | exponential | table
-                      --base D (1ms to 24h, default 1s)  --cap D (1ms to 24h, at least --base; default 30s, 120s for
+                      --base D (1ms to 1000h, default 1s)  --cap D (1ms to 1000h, at least --base; default 30s, 120s for
                       proportional)  --multiplier X (1 to 100, default 1.6) and --jitter R (0 to 1, default 0.2) for
-                      proportional  --table D,D,… (1 to 1000 delays, 0s to 24h; entry 0 is the delay after 0 failures)
+                      proportional  --table D,D,… (1 to 1000 delays, 0s to 1000h; entry 0 is the delay after 0 failures)
                       --attempt N (1 to 1000)  --tolerance D (0s to 1s, default 0.5ms: how close to a constant or
                       the cap counts as equal)
             policies: --runs N (2 to 100000, default 1000)  --attempts N (1 to 30, default 8)  --seed S (default 1)
@@ -50,7 +50,7 @@ extension Command {
 
 /// Shared option parsing for the stats subcommands.
 enum StatsOptions {
-    static let delays: ClosedRange<Duration> = .milliseconds(1)...(.seconds(24 * 3600))
+    static let delays: ClosedRange<Duration> = .milliseconds(1)...(.seconds(1000 * 3600))
 
     static func policy(_ arguments: inout Arguments) throws(ArgumentError) -> BackoffPolicy {
         let names = ["full-jitter", "equal-jitter", "decorrelated-jitter", "proportional-jitter", "exponential", "table"]
@@ -59,7 +59,7 @@ enum StatsOptions {
         let cap = try arguments.duration("--cap", in: delays)
         let multiplier = try arguments.number("--multiplier", in: 1...100, default: 1.6)
         let jitter = try arguments.number("--jitter", in: 0...1, default: 0.2)
-        let table = try arguments.durations("--table", in: .zero...(.seconds(24 * 3600)), count: 1...1000)
+        let table = try arguments.durations("--table", in: .zero...(.seconds(1000 * 3600)), count: 1...1000)
         let b = base ?? .seconds(1)
         let c = cap ?? (name == "proportional-jitter" ? .seconds(120) : .seconds(30))
         guard c >= b else { throw .conflict("--cap (\(formatDuration(c))) must be at least --base (\(formatDuration(b)))") }
