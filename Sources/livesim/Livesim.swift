@@ -20,7 +20,8 @@ struct Command: Sendable {
 
     /// The full text of `livesim help NAME`.
     var help: String {
-        let statuses = exitCodes.map { "  \($0.key)  \($0.value)" } + ["  64  bad arguments (the message says which and why)"]
+        let rows = exitCodes.map { ($0.key, $0.value) } + [(64, "bad arguments (the message says which and why)")]
+        let statuses = rows.map { "  " + "\($0.0)".padding(toLength: 5, withPad: " ", startingAt: 0) + $0.1 }
         return usage + "\n\nexit status:\n" + statuses.joined(separator: "\n")
     }
 

@@ -29,7 +29,7 @@ extension Command {
                       the cap counts as equal)
             policies: --runs N (2 to 100000, default 1000)  --attempts N (1 to 30, default 8)  --seed S (default 1)
             herd:     --clients N,N,… (1 to 20 counts, each 1 to 1000; default 10,25,50,100,200)  --seeds K (1 to
-                      100, default 5)  --seed S (first seed, default 1)  --connections N (1 to 1000000, default 1000)
+                      100, default 5)  --seed S (first seed, default 1)  --connections N (1 to 100000, default 1000)
                       --outage D (0s to 1h, default 10s)  --capacity N (admitted per second, 1 to 1000000, default 100)
             all:      --alpha A (0.000001 to 0.5, default 0.01; family-wise, split over the rows by Bonferroni)
                       --svg DIR (also write the pictures, SVG, into DIR)

@@ -9,7 +9,7 @@ enum StatsHerd {
         let clientCounts = try arguments.integers("--clients", in: 1...1000, count: 1...20) ?? [10, 25, 50, 100, 200]
         let seedCount = try arguments.integer("--seeds", in: 1...100, default: 5)
         let firstSeed = try arguments.seed("--seed") ?? 1
-        let connections = try arguments.integer("--connections", in: 1...1_000_000, default: 1000)
+        let connections = try arguments.integer("--connections", in: 1...100_000, default: 1000)
         let outage = try arguments.duration("--outage", in: .zero...(.seconds(3600)), default: .seconds(10))
         let capacity = try arguments.integer("--capacity", in: 1...1_000_000, default: 100)
         let svg = try arguments.option("--svg")
@@ -45,8 +45,16 @@ enum StatsHerd {
             "\nOutage: \(connections) connections dropped at t = 0, server down for \(outage.seconds.compact()) s, then admits \(capacity)/s;"
         )
         print("base 1 s, cap 30 s; first retry immediate; seed \(firstSeed)\n")
-        let outcomes = HerdStudy.reconnect(
-            connections: connections, seed: firstSeed, outage: outage, capacity: capacity)
+        // One policy at a time, for the same reason.
+        let policies = HerdStudy.reconnectPolicies
+        let outageProgress = ProgressLine("outage: ran", unit: "policies", total: policies.count)
+        var outcomes: [(name: String, outcome: ReconnectExperiment.Outcome)] = []
+        for (index, policy) in policies.enumerated() {
+            outageProgress.update(index)
+            outcomes += HerdStudy.reconnect(
+                connections: connections, seed: firstSeed, outage: outage, capacity: capacity, policies: [policy])
+        }
+        outageProgress.finish(policies.count)
         print(HerdStudy.reconnectTable(outcomes))
         if let svg {
             try StatsOptions.write(
