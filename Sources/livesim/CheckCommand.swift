@@ -16,7 +16,8 @@ extension Command {
             its properties. Prints states generated, distinct states, depth, states/s and memory;
             on a violation prints the shortest counterexample (breadth-first), writes it to DIR
             as a simulator trace, replays that trace against the real shell in the simulator,
-            says what the shell did, and exits 1. `livesim replay FILE` runs it again.
+            says what the shell did, and exits 1. `livesim replay FILE` runs it again. Progress
+            (depth, states, states/s) goes to standard error.
 
               --depth N        do not expand states deeper than N, 0 to 1000000 (default: no bound)
               --max-states N   stop after N distinct states, 1 to 1000000000 (default: no bound)
@@ -63,7 +64,15 @@ private func runCheck(_ options: CheckOptions, bounds: ConnectionBounds, variant
             + "server log \(bounds.serverLog), endpoints \(bounds.endpoints)")
     let properties = model.properties
     print("properties: " + properties.map(\.name).joined(separator: ", "))
+    // The state count is unknown until the end: the line shows depth, states and rate (a
+    // --max-states bound gives the estimate).
+    let progress = ProgressLine("checked", unit: "states", total: options.maxStates)
+    var options = options
+    options.progress = { statistics in
+        progress.update(statistics.distinctStates, "depth \(statistics.depthReached)")
+    }
     let result = model.check(options)
+    progress.finish(result.statistics.distinctStates, "depth \(result.statistics.depthReached)")
     print(result.statistics)
     let unreached = result.notReachedWithinBound
     if !unreached.isEmpty {

@@ -9,7 +9,7 @@ extension Command {
         summary: "connect to a live server with the reconnecting manager and print its events",
         usage: """
             usage: livesim connect URL [--topic T]... [--header K:V]... [--ping-interval D] [--ping-timeout D]
-                                       [--duration D] [--max-attempts N] [--ca FILE] [--max-message-size N]
+                                       [--duration D] [--max-attempts N] [--ca FILE] [--max-message-size N] [--deflate]
 
             Runs a ConnectionManager over the real WebSocket transport and prints every phase
             change and message, one line each, with the seconds since start. Topics are

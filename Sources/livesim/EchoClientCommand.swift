@@ -8,7 +8,7 @@ extension Command {
         name: "echo-client",
         summary: "echo every message from a WebSocket server, then exit with its close",
         usage: """
-            usage: livesim echo-client URL [--timeout D] [--header K:V]... [--ca FILE] [--max-message-size N]
+            usage: livesim echo-client URL [--timeout D] [--header K:V]... [--ca FILE] [--max-message-size N] [--deflate]
 
             Connects with the real transport, sends back every message it receives (same type,
             same bytes) and completes the close handshake. Prints "closed CODE REASON" or the

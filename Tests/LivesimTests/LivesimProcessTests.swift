@@ -164,6 +164,21 @@ struct LivesimProcessTests {
         #expect(!output.standardOutput.contains("explored 3/3"), "progress never goes to standard output")
     }
 
+    @Test(
+        "check, shrink and stats report progress too",
+        arguments: [
+            (["check", "--depth", "3", "--no-eventually", "--threads", "1"], "checked ", "states/s"),
+            (["shrink", "--seeds", "0..3", "--duration", "1m"], "ran 3/3 seeds", "seeds/s"),
+            (["stats", "herd", "--clients", "5,10", "--seeds", "1", "--connections", "50"], "contention: ran 2/2 client counts", "outage: ran 4/4 policies"),
+            (["stats", "policies", "--runs", "50", "--attempts", "2"], "verified 6/6 policies", "policies/s"),
+        ])
+    func progressOfLongCommands(words: [String], first: String, second: String) throws {
+        let output = try LivesimProcess.run(words, within: 120)
+        #expect(!output.timedOut && !output.signalled)
+        #expect(output.standardError.contains(first), "\(words): \(output.standardError)")
+        #expect(output.standardError.contains(second), "\(words): \(output.standardError)")
+    }
+
     @Test("schedules --pct prints no meaningless choice-point count")
     func schedulesPCT() throws {
         let output = try LivesimProcess.run(["schedules", "--pct", "3", "--max-schedules", "5"], within: 60)

@@ -92,6 +92,8 @@ final class BreadthFirstSearch<M: Model> {
             ).run()
             levelStart = levelEnd
             depth += 1
+            statistics.distinctStates = states.count
+            options.progress?(statistics)
         }
         statistics.exhausted = !truncated
         statistics.distinctStates = states.count

@@ -25,6 +25,10 @@ public struct CheckOptions: Sendable {
     public var threads: Int = 1
     /// Check `eventually` properties (each costs a small bounded search per trigger state).
     public var checkEventually = true
+    /// Called as the search goes (after each breadth-first level; every 65,536 new states
+    /// depth-first) with the statistics so far, from the searching thread. For progress
+    /// displays: it observes, it cannot steer the search.
+    public var progress: (@Sendable (SearchStatistics) -> Void)? = nil
 
     public init() {}
 }

@@ -115,6 +115,10 @@ final class DepthFirstSearch<M: Model> {
             ordinal += 1
         }
         statistics.statesGenerated += ordinal
+        if visited.count % 65_536 == 0, let progress = options.progress {
+            statistics.distinctStates = visited.count
+            progress(statistics)
+        }
         stack.append(Frame(state: state, depth: depth, successors: successors, step: step))
         return nil
     }
