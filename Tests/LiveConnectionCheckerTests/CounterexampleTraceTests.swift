@@ -180,7 +180,7 @@ struct TraceRealizerGapTests {
         let realizer = realize([
             (.input(.connect(Self.endpoint)), [.startTimer(.heartbeat(Self.g1), .seconds(25))]),
             (.input(.timerFired(.heartbeat(Self.g1))), [.ping(Self.g1)]),
-            (.input(.disconnect), [.closeConnection(Self.g1, code: .normal, reason: "disconnected")]),
+            (.input(.disconnect()), [.closeConnection(Self.g1, code: .normal, reason: "disconnected")]),
         ])
         #expect(realizer.gaps.isEmpty)
         let freeze = realizer.schedule.first { $0.action == .freeze }

@@ -41,3 +41,31 @@ struct TypedSendPeerTests {
         #expect(try JSONDecoder().decode(Ticket.self, from: Data(json.utf8)) == ticket)
     }
 }
+
+/// `disconnect(code:reason:)` through the manager and the real transport: the server's view.
+@Suite("Disconnect with a code against a real server", PeerServer.enabledTrait)
+struct DisconnectPeerTests {
+    @Test("the server's closing handshake carries the app's code and reason")
+    func customClose() async throws {
+        let server = try await PeerServer.start("echo_server.py")
+        defer { server.stop() }
+        try await ManagerPeerTests.withManager(server: server, quietHeartbeat: true) { manager, log in
+            await manager.connect(to: server.url("/"))
+            await log.wait(for: ManagerPeerTests.isOpen)
+            try await manager.disconnect(code: CloseCode(4000), reason: "signed out")
+            await log.wait { $0 == .phase(.stopped(reason: "disconnected")) }
+        }
+        // The server records a close once its handshake finished; ask until it has (up to 5 s).
+        let probe = WebSocketTransport()
+        var closes = ""
+        for _ in 0..<50 {
+            let connection = try await probe.open(Endpoint(url: server.url("/")))
+            try await connection.send(.text("!closes"))
+            if case .message(.text(let text)) = try await connection.receive() { closes = text }
+            await connection.close(code: .normal, reason: "")
+            if closes.contains("4000") { break }
+            try await ContinuousClock().sleep(for: .milliseconds(100))
+        }
+        #expect(closes.hasPrefix(#"[[4000, "signed out"]"#), "\(closes)")
+    }
+}

@@ -29,11 +29,12 @@ extension ConnectionMachine {
         }
     }
 
-    mutating func disconnect() -> [Effect] {
+    mutating func disconnect(code: CloseCode, reason: String) -> [Effect] {
         wanted = false
         switch state {
         case .connecting(let g), .subscribing(let g, _), .open(let g, _, _):
-            return tearDown(g, code: .normal, reason: "disconnected", outcome: .outcomeUnknown)
+            // The app's own code and reason go to the server (the shell checked them against RFC 6455).
+            return tearDown(g, code: code, reason: reason, outcome: .outcomeUnknown)
                 + enter(.stopped(reason: "disconnected"))
         case .waiting:
             return [.cancelTimer(.retry)] + enter(.stopped(reason: "disconnected"))

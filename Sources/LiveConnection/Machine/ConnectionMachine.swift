@@ -127,7 +127,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         }
         switch input {
         case .connect(let endpoint): return connect(to: endpoint)
-        case .disconnect: return disconnect()
+        case .disconnect(let code, let reason): return disconnect(code: code, reason: reason)
         case .setForeground(let value): return setForeground(value)
         case .subscribe(let topic): return subscribe(topic)
         case .unsubscribe(let topic): return unsubscribe(topic)

@@ -11,8 +11,9 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     // MARK: Intents (from the app)
     /// `connect(to:)`: want a connection to this endpoint (the only way the destination changes).
     case connect(Endpoint)
-    /// `disconnect()`: stop wanting a connection.
-    case disconnect
+    /// `disconnect(code:reason:)`: stop wanting a connection; the close frame carries this
+    /// code and reason (`disconnect()` sends 1000 "disconnected"). The shell validated them.
+    case disconnect(code: CloseCode = .normal, reason: String = Input.disconnectReason)
     /// The app moved to the foreground (`true`) or background (`false`).
     case setForeground(Bool)
     case subscribe(String)
@@ -44,6 +45,9 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     /// The credentials provider finished (`false`: it failed).
     case credentialsRefreshed(succeeded: Bool)
 
+    /// The close reason `disconnect()` sends.
+    public static let disconnectReason = "disconnected"
+
     /// The generation a transport callback belongs to (`nil` for other inputs).
     public var generation: Generation? {
         switch self {
@@ -57,7 +61,8 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .connect(let endpoint): "connect \(endpoint)"
-        case .disconnect: "disconnect"
+        case .disconnect(.normal, Input.disconnectReason): "disconnect"
+        case .disconnect(let code, let reason): "disconnect code=\(code) reason=\"\(reason)\""
         case .setForeground(let foreground): foreground ? "foreground" : "background"
         case .subscribe(let topic): "subscribe \(topic)"
         case .unsubscribe(let topic): "unsubscribe \(topic)"

@@ -29,6 +29,26 @@ public enum ConnectionEvent: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Why ``ConnectionManager/disconnect(code:reason:)`` refused a close code or reason.
+public enum CloseRequestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// RFC 6455 §7.4 does not let an endpoint send this code.
+    case codeNotSendable(CloseCode)
+    /// The reason is longer than a close frame holds (125 bytes, 2 of them the code).
+    case reasonTooLong(bytes: Int)
+
+    /// The most UTF-8 bytes a close reason may have.
+    public static let maximumReasonLength = 123
+
+    public var description: String {
+        switch self {
+        case .codeNotSendable(let code):
+            "close code \(code) may not be sent (use 1000–1003, 1007–1014 or 3000–4999)"
+        case .reasonTooLong(let bytes):
+            "close reason of \(bytes) bytes is longer than the \(Self.maximumReasonLength) a close frame holds"
+        }
+    }
+}
+
 /// Why a command was not sent, or may not have been.
 public enum CommandError: Error, Hashable, Sendable, CustomStringConvertible {
     /// There was no open connection; nothing was sent.

@@ -105,8 +105,24 @@ public actor ConnectionManager {
     /// Wants a connection to `url`.
     public func connect(to url: URL) { process(.connect(Endpoint(url: url))) }
 
-    /// Stops wanting a connection: closes it (1000) and stops retrying.
-    public func disconnect() { process(.disconnect) }
+    /// Stops wanting a connection: closes it (1000 "disconnected") and stops retrying.
+    public func disconnect() { process(.disconnect()) }
+
+    /// Stops wanting a connection, closing it with your own code and reason.
+    ///
+    /// ```swift
+    /// try await manager.disconnect(code: CloseCode(4000), reason: "user signed out")
+    /// ```
+    ///
+    /// Throws ``CloseRequestError`` (and changes nothing) for a code an endpoint may not
+    /// send (RFC 6455 §7.4: 0–999, 1004–1006, 1015, 1016–2999, 5000 and above) or a reason
+    /// longer than the 123 bytes of UTF-8 a close frame has room for.
+    public func disconnect(code: CloseCode, reason: String = "") throws(CloseRequestError) {
+        guard code.isSendable else { throw .codeNotSendable(code) }
+        let length = reason.utf8.count
+        guard length <= CloseRequestError.maximumReasonLength else { throw .reasonTooLong(bytes: length) }
+        process(.disconnect(code: code, reason: reason))
+    }
 
     /// The app moved to the foreground or background. Backgrounding closes the socket
     /// but remembers that the connection is wanted; coming back reconnects at once.
@@ -174,7 +190,7 @@ public actor ConnectionManager {
 
     private func shutDown() {
         // Every job has ended; tell the machine (and the app) that nothing is wanted now.
-        process(.disconnect)
+        process(.disconnect())
         // Sorted, never in hash order: the order of these wake-ups must not vary between runs.
         for g in generations.keys.sorted() { generations[g]?.abandon() }
         generations = [:]

@@ -93,7 +93,7 @@ struct InputTable: Sendable {
         }
         let live = MachineCodebook.current
         connect = codebook.endpoints.map { add(.connect($0), .intent) }
-        disconnect = add(.disconnect, .intent)
+        disconnect = add(.disconnect(), .intent)
         background = add(.setForeground(false), .intent)
         foreground = add(.setForeground(true), .intent)
         subscribe = codebook.topics.map { add(.subscribe($0), .intent) }

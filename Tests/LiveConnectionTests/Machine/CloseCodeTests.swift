@@ -53,7 +53,7 @@ struct CloseCodeTests {
         driver.handle(.closedByPeer(1, code: code, reason: "go away"))
         let inputs: [Input] = [
             .setForeground(false), .setForeground(true), .subscribe("holds"), .unsubscribe("loans"),
-            .timerFired(.retry), .credentialsRefreshed(succeeded: true), .disconnect,
+            .timerFired(.retry), .credentialsRefreshed(succeeded: true), .disconnect(),
             .failed(1, .refused), .received(1, sequence: 3),
         ]
         for input in inputs {
@@ -106,7 +106,7 @@ struct CloseCodeTests {
         try driver.connectAndOpen()
         driver.handle(.closedByPeer(1, code: .tokenExpired, reason: "expired"))
         // The user gives up on the slow refresh and reconnects; the token is still stale.
-        driver.handle(.disconnect)
+        driver.handle(.disconnect())
         try driver.connectAndOpen()
         driver.handle(.closedByPeer(2, code: .tokenExpired, reason: "expired"))
         #expect(driver.log.filter { $0 == .refreshCredentials }.count == 1, "two refreshes in flight at once")
@@ -158,7 +158,7 @@ struct CloseCodeTests {
         var driver = MachineDriver()
         try driver.connectAndOpen()
         driver.handle(.closedByPeer(1, code: .tokenExpired, reason: "expired"))
-        driver.handle(.disconnect)
+        driver.handle(.disconnect())
         #expect(driver.handle(.credentialsRefreshed(succeeded: true)).isEmpty)
         #expect(driver.phase == .stopped(reason: "disconnected"))
     }

@@ -32,7 +32,7 @@ struct CommandTests {
         arguments: [
             Input.failed(1, .reset(errno: "ECONNRESET")), .closedByPeer(1, code: .normal, reason: "bye"),
             .closedByPeer(1, code: .tokenExpired, reason: "expired"), .closedByPeer(1, code: .forbidden, reason: "no"),
-            .disconnect, .setForeground(false), .connect(.secondary),
+            .disconnect(), .setForeground(false), .connect(.secondary),
         ])
     func inFlightWhenDropped(ending: Input) throws {
         var driver = MachineDriver(.with { $0.backoff = .table() })

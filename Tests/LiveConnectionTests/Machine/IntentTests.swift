@@ -65,13 +65,26 @@ struct IntentTests {
         var driver = try setup.make()
         let live = driver.machine.liveGeneration
         let retryArmed = driver.isArmed(.retry)
-        let effects = driver.handle(.disconnect)
+        let effects = driver.handle(.disconnect())
         #expect(driver.state == .stopped(reason: "disconnected") || setup == .stoppedTerminal)
         #expect(!driver.machine.wanted)
         #expect(effects.closed == (live.map { [$0] } ?? []))
         #expect(
             driver.armed.isEmpty, "timers left armed: \(driver.armed.map(\.timer)) (retry armed before: \(retryArmed))")
         #expect(effects.opened.isEmpty)
+    }
+
+    @Test("disconnect(code:reason:) puts the app's code and reason in the close, from every state", arguments: SetupState.allCases)
+    func disconnectWithCode(setup: SetupState) throws {
+        var driver = try setup.make()
+        let live = driver.machine.liveGeneration
+        let effects = driver.handle(.disconnect(code: CloseCode(4000), reason: "signed out"))
+        let closes = effects.compactMap { effect -> Effect? in
+            if case .closeConnection = effect { effect } else { nil }
+        }
+        #expect(closes == (live.map { [.closeConnection($0, code: CloseCode(4000), reason: "signed out")] } ?? []))
+        #expect(driver.state == .stopped(reason: "disconnected") || setup == .stoppedTerminal)
+        #expect(!driver.machine.wanted)
     }
 
     @Test("backgrounding closes the socket but keeps wanting it; the foreground reconnects at once")
@@ -109,7 +122,7 @@ struct IntentTests {
         #expect(driver.handle(.setForeground(true)).isEmpty)
         #expect(driver.state == .idle)
         driver.handle(.connect(.primary))
-        driver.handle(.disconnect)
+        driver.handle(.disconnect())
         driver.handle(.setForeground(false))
         #expect(driver.handle(.setForeground(true)).isEmpty)
         #expect(driver.state == .stopped(reason: "disconnected"))
@@ -224,7 +237,7 @@ enum SetupState: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .waiting: driver.handle(.connectFailed(2, .refused))
         case .refreshing: driver.handle(.connectFailed(2, .handshakeRejected(status: 401)))
         case .backgrounded: driver.handle(.setForeground(false))
-        case .stoppedDisconnected: driver.handle(.disconnect)
+        case .stoppedDisconnected: driver.handle(.disconnect())
         case .stoppedTerminal:
             driver.open(2)
             driver.handle(.closedByPeer(2, code: .forbidden, reason: "forbidden"))

@@ -90,7 +90,7 @@ struct RandomWalk {
         let live = machine.liveGeneration
         switch random.uniform(below: 100) {
         case 0..<4: return .connect(pick([.primary, .secondary]))
-        case 4..<7: return .disconnect
+        case 4..<7: return .disconnect()
         case 7..<12: return .setForeground(random.chance(0.6))
         case 12..<16: return .subscribe(pick(["availability", "loans", "holds"]))
         case 16..<18: return .unsubscribe(pick(["availability", "loans", "holds"]))
@@ -161,7 +161,7 @@ struct RandomWalk {
 
     /// Disconnects and checks that every command was answered exactly once.
     mutating func finish() {
-        apply(.disconnect)
+        apply(.disconnect())
         for id in issued where answers[id] != 1 {
             fail("\(id) answered \(answers[id] ?? 0) times")
         }

@@ -60,7 +60,7 @@ struct TransitionTableTests {
             driver.handle(.connect(.primary))
             driver.handle(.closedByPeer(1, code: .tokenExpired, reason: "expired"))
         case "backgrounded": driver.handle(.connect(.primary)); driver.handle(.setForeground(false))
-        case "stopped": driver.handle(.connect(.primary)); driver.handle(.disconnect)
+        case "stopped": driver.handle(.connect(.primary)); driver.handle(.disconnect())
         default: Issue.record("no way to reach \(name)")
         }
         return driver
@@ -76,7 +76,7 @@ struct TransitionTableTests {
         switch input {
         case "connect(e)", "connect(same e)": return [.connect(.primary)]
         case "connect(new e)": return [.connect(.secondary)]
-        case "disconnect": return [.disconnect]
+        case "disconnect": return [.disconnect()]
         case "setForeground(false)": return [.setForeground(false)]
         case "setForeground(true)": return [.setForeground(true)]
         case "subscribe(t)": return [.subscribe("fresh")]

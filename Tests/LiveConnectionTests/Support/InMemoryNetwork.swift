@@ -18,6 +18,7 @@ final class InMemoryServer: Sendable {
         var subscriptionLog: [String] = []
         var received: [String] = []
         var messages: [Message] = []
+        var closes: [String] = []
         var handshakeStatus: Int?
         var frozen = false
         var stallSends = false
@@ -32,6 +33,11 @@ final class InMemoryServer: Sendable {
     var subscriptionLog: [String] { state.withLock { $0.subscriptionLog } }
     /// Every text frame received, prefixed by its connection number.
     var received: [String] { state.withLock { $0.received } }
+    /// "connection:code reason" for every close the client started, in order.
+    var clientCloses: [String] { state.withLock { $0.closes } }
+    func recordClose(_ code: CloseCode, _ reason: String, from number: Int) {
+        state.withLock { $0.closes.append("\(number):\(code) \(reason)") }
+    }
     /// Every data message received, text and binary, in arrival order.
     var receivedMessages: [Message] { state.withLock { $0.messages } }
     var connectionCount: Int { state.withLock { $0.connections.count } }
@@ -156,7 +162,11 @@ final class InMemoryConnection: TransportConnection {
     }
 
     func close(code: CloseCode, reason: String) async {
-        closed.withLock { $0 = true }
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if first { server.recordClose(code, reason, from: number) }
         inbox.close()
         stalled.close()
     }

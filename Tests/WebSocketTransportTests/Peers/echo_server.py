@@ -12,6 +12,7 @@ server speaks first: it sends "hello", waits for the same text back (an echo cli
 answer) and closes with 1000 "echoed", or 1008 "wrong echo".
 
   !big0 N              send a text message of N zeros ("0"), which compresses about 1000:1
+  !closes              send, as JSON, the [code, reason] of every earlier connection's closing handshake
 With --deflate JSON the server accepts permessage-deflate with those keyword arguments of
 websockets' ServerPerMessageDeflateFactory (e.g. '{"server_max_window_bits": 9}').
 
@@ -31,7 +32,18 @@ from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFact
 import peer_common
 
 
+CLOSES = []
+
+
 async def handler(ws):
+    try:
+        await serve_connection(ws)
+    finally:
+        if ws.close_code is not None:
+            CLOSES.append([ws.close_code, ws.close_reason])
+
+
+async def serve_connection(ws):
     if ws.request.path == "/hello":
         await ws.send("hello")
         answer = await ws.recv()
@@ -60,6 +72,9 @@ async def handler(ws):
                 continue
             if command == "big":
                 await ws.send(bytes(int(argument)))
+                continue
+            if command == "closes":
+                await ws.send(json.dumps(CLOSES))
                 continue
             if command == "big0":
                 await ws.send("0" * int(argument))
