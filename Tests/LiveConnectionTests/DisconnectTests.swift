@@ -76,3 +76,30 @@ struct DisconnectTests {
         #expect(server.clientCloses == ["1:\(code) \(reason)"])
     }
 }
+
+/// The attempt limit through the manager, in virtual time.
+@Suite("Giving up after N attempts")
+struct GiveUpManagerTests {
+    @Test("three refused handshakes with a limit of three: stopped, and no fourth attempt")
+    func givesUp() {
+        let server = InMemoryServer()
+        server.failHandshakes(with: 503)
+        var configuration = ConnectionManagerTests.configuration
+        configuration.maximumAttempts = 3
+        let phases = Locked<[Phase]>([])
+        let run = ManagerHarness.simulate(configuration: configuration, server: server) { harness in
+            var events = await harness.manager.events().makeAsyncIterator()
+            await harness.manager.connect(to: ManagerHarness.url)
+            while let event = await events.next() {
+                guard case .phase(let phase) = event else { continue }
+                phases.update { $0.append(phase) }
+                if case .stopped = phase { break }
+            }
+            try? await harness.clock.sleep(for: .seconds(60))
+        }
+        #expect(run.finished)
+        #expect(phases.value.last == .stopped(reason: "gave up after 3 attempts"))
+        #expect(phases.value.filter { if case .connecting = $0 { true } else { false } }.count == 3)
+        #expect(server.handshakeHeaders.count == 3, "attempts made: \(server.handshakeHeaders.count)")
+    }
+}

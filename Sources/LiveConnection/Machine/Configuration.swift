@@ -26,6 +26,10 @@ public struct ConnectionConfiguration: Hashable, Sendable {
     public var terminalHandshakeStatuses: Set<Int> = [403]
     /// Ask the server to replay from the last sequence number on every new connection.
     public var resume: Bool = true
+    /// Give up after this many consecutive failed attempts (none opened in between), ending
+    /// in `stopped("gave up after N attempts")`; `connect(to:)` starts over. Opt-in: nil (the
+    /// default) retries until `disconnect()`. Values below 1 count as 1.
+    public var maximumAttempts: Int? = nil
 
     public init() {}
 }

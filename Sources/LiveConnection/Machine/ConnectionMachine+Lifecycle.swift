@@ -35,6 +35,11 @@ extension ConnectionMachine {
     /// One more failure: draw the delay, wait, report why.
     mutating func scheduleRetry(reason: String, using random: inout some RandomSource) -> [Effect] {
         failures += 1
+        // The app's opt-in limit wins over "wanted until disconnect": it asked to be told
+        // instead of retrying forever (stop clears `wanted`; only connect(to:) starts over).
+        if let limit = configuration.maximumAttempts, failures >= max(1, limit) {
+            return stop(reason: "gave up after \(failures) attempts")
+        }
         let delay = configuration.backoff.delay(afterFailures: failures, previous: lastDelay, using: &random)
         lastDelay = delay
         state = .waiting(reason: reason)
