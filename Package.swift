@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "livesim", targets: ["livesim"]),
         .library(name: "LiveConnectionChecker", targets: ["LiveConnectionChecker"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
+        .library(name: "LiveTestServer", targets: ["LiveTestServer"]),
         .library(name: "Statistics", targets: ["Statistics"]),
         .library(name: "BackoffVerification", targets: ["BackoffVerification"]),
     ],
@@ -27,7 +28,7 @@ let package = Package(
             name: "livesim",
             dependencies: [
                 "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport",
-                "LiveConnectionChecker",
+                "LiveConnectionChecker", "LiveTestServer",
             ],
             swiftSettings: strict),
         // The command line's argument layer in-process (thousands of hostile vectors) and the
@@ -37,7 +38,17 @@ let package = Package(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
         // The deterministic simulation kernel: virtual clock, seeded executor, driver.
-        .target(name: "LiveConnectionSimulator", dependencies: ["LiveConnection"], swiftSettings: strict),
+        .target(
+            name: "LiveConnectionSimulator", dependencies: ["LiveConnection", "LiveServerContract"],
+            swiftSettings: strict),
+        // The live contract (subscribe, resume, sequence numbers, replay): one pure type that the
+        // simulated server and the real test server both run.
+        .target(name: "LiveServerContract", dependencies: ["LiveConnection"], swiftSettings: strict),
+        // The real test server: the live contract and every fault control on WebSocketServer, and
+        // its admin HTTP endpoint (`livesim serve`).
+        .target(
+            name: "LiveTestServer", dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection"],
+            swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
             swiftSettings: strict),
@@ -82,7 +93,7 @@ let package = Package(
         .target(
             name: "WebSocketTransport", dependencies: ["LiveConnection", "COpenSSL", "CZlib"], swiftSettings: strict),
         .testTarget(
-            name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "LiveConnection"],
+            name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "LiveConnection", "LiveTestServer"],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import LiveTestServer
 import WebSocketTransport
 
 extension Command {
@@ -9,19 +10,26 @@ extension Command {
         summary: "run a WebSocket server: echo, or the live contract with test controls",
         usage: """
             usage: livesim serve [--port N] [--host ADDRESS] [--tls-cert FILE --tls-key FILE] [--echo]
+                                 [--admin-port N] [--admin-host ADDRESS] [--log-capacity N]
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
                                  [--duration D]
 
-            Serves RFC 6455 on the real sockets of WebSocketTransport and prints one line,
-            "listening on ws://HOST:PORT" (wss:// with TLS), once it accepts connections.
-            Runs until interrupted (SIGINT, SIGTERM) or for --duration; then every
-            connection is dropped and it exits 0. See docs/serve.md.
+            Serves RFC 6455 on the real sockets of WebSocketTransport and prints
+            "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections.
+            Without --echo it is the live test server: the live contract (subscribe, resume,
+            sequence numbers, replay; docs/server-contract.md), the same code the simulated
+            server runs, with its test controls on an admin HTTP endpoint, printed as
+            "admin on http://HOST:PORT". Runs until interrupted (SIGINT, SIGTERM) or for
+            --duration; then every connection is dropped and it exits 0. See docs/serve.md.
 
               --port N                 the port, 0 to 65535 (default 0: the system picks one and it is printed)
               --host ADDRESS           an IPv4 or IPv6 literal to bind (default 127.0.0.1)
               --tls-cert FILE          serve wss:// with this certificate chain (PEM); needs --tls-key
               --tls-key FILE           the certificate's private key (PEM)
               --echo                   send every message back as it came (for Autobahn and benchmarks)
+              --admin-port N           the admin endpoint's port, 0 to 65535 (default 0: the system picks one)
+              --admin-host ADDRESS     the admin endpoint's address (default 127.0.0.1: loopback only)
+              --log-capacity N         messages the replay log keeps, 1 to 10000000 (default 1000)
               --max-message-size N     largest client message in bytes, 1 to 1073741824 (default 1048576;
                                        bigger: close 1009)
               --handshake-timeout D    from TCP accept to a complete request, 1ms to 1h (default 10s)
@@ -30,7 +38,7 @@ extension Command {
             """,
         exitCodes: [
             0: "stopped by SIGINT, SIGTERM or --duration (every connection dropped)",
-            1: "an error: the address cannot be bound, the TLS files cannot be read, no mode chosen",
+            1: "an error: an address cannot be bound, the TLS files cannot be read",
         ],
         parse: { arguments throws(ArgumentError) in
             var configuration = WebSocketServer.Configuration()
@@ -39,6 +47,9 @@ extension Command {
             let certificate = try arguments.option("--tls-cert")
             let key = try arguments.option("--tls-key")
             let echo = try arguments.flag("--echo")
+            let adminPort = UInt16(try arguments.integer("--admin-port", in: 0...65535, default: 0))
+            let adminHost = try arguments.option("--admin-host") ?? "127.0.0.1"
+            let logCapacity = try arguments.integer("--log-capacity", in: 1...10_000_000, default: 1_000)
             configuration.maxMessageSize = try arguments.integer(
                 "--max-message-size", in: 1...(1 << 30), default: configuration.maxMessageSize)
             configuration.handshakeTimeout = try arguments.duration(
@@ -55,15 +66,31 @@ extension Command {
                 if let certificate, let key {
                     configuration.tls = try TLSServerContext(certificateChainFile: certificate, privateKeyFile: key)
                 }
-                guard echo else { throw CommandFailure("only --echo is available in this build") }
-                let server = try WebSocketServer(configuration: configuration, handler: EchoHandler())
                 let scheme = configuration.tls == nil ? "ws" : "wss"
-                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-                printLine("listening on \(scheme)://\(host):\(server.port)")
-                await serveUntilStopped(duration: duration) { await server.run() }
+                if echo {
+                    let server = try WebSocketServer(configuration: configuration, handler: EchoHandler())
+                    printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(server.port)")
+                    await serveUntilStopped(duration: duration) { await server.run() }
+                    return 0
+                }
+                let live = try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
+                let admin = try WebSocketServer(
+                    configuration: .init(host: adminHost, port: adminPort, handshakeTimeout: .seconds(5), maxConnections: 64),
+                    handler: AdminEndpoint(controlling: live))
+                printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(live.port)")
+                printLine("admin on http://\(bracketed(adminHost)):\(admin.port)")
+                await serveUntilStopped(duration: duration) {
+                    await withDiscardingTaskGroup { group in
+                        group.addTask { await live.run() }
+                        group.addTask { await admin.run() }
+                    }
+                }
                 return 0
             }
         })
+
+    /// An IPv6 literal in brackets, as a URL needs it.
+    private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     /// Runs `body` until SIGINT or SIGTERM, or the duration; then cancels it and waits for it.
     static func serveUntilStopped(duration: Duration?, _ body: @escaping @Sendable () async -> Void) async {

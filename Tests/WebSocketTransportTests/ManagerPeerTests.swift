@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import LiveTestServer
 import Testing
 
 @testable import WebSocketTransport
@@ -38,8 +39,9 @@ actor EventLog {
     }
 }
 
-/// Seed 000's measurements against a real server: the manager over ``WebSocketTransport``.
-@Suite("Manager over the real transport against a Python live server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
+/// Seed 000's measurements against a real server: the manager over ``WebSocketTransport``
+/// against ``LiveTestServer`` (what `livesim serve` runs), driven through its Swift API.
+@Suite("Manager over the real transport against the live test server", .timeLimit(.minutes(2)))
 struct ManagerPeerTests {
     /// P = T = 0.5 s as in seed 000; `quietHeartbeat` for tests that are not about the
     /// heartbeat, so a test run that starves the cooperative pool for a while cannot turn
@@ -59,20 +61,30 @@ struct ManagerPeerTests {
         if case .phase(.waiting) = event { true } else { false }
     }
 
-    static func publish(_ topic: String, _ data: String, kind: String = "publish") -> Message {
-        .text(#"{"type":"\#(kind)","topic":"\#(topic)","data":"\#(data)"}"#)
+    static func isMessage(_ event: ConnectionEvent) -> Bool {
+        if case .message = event { true } else { false }
     }
 
-    /// Runs a manager on the real transport with `body`, then cancels it; returns every event seen.
+    static func url(_ server: LiveTestServer) -> URL { URL(string: "ws://127.0.0.1:\(server.port)/live")! }
+
+    /// Runs a manager on the real transport with `body` (and `alongside`, a server, if
+    /// given), then cancels everything; returns every event seen. The scenario gets two minutes.
     @discardableResult
     static func withManager(
-        server: PeerServer, quietHeartbeat: Bool = false, transport: WebSocketTransport = WebSocketTransport(),
+        quietHeartbeat: Bool = false, transport: WebSocketTransport = WebSocketTransport(),
+        alongside: (@Sendable () async -> Void)? = nil,
         _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
     ) async throws -> EventLog {
         let manager = ConnectionManager(
             configuration: configuration(quietHeartbeat: quietHeartbeat), transport: transport)
         let log = EventLog()
         try await withThrowingTaskGroup(of: Bool.self) { group in
+            if let alongside {
+                group.addTask {
+                    await alongside()
+                    return false
+                }
+            }
             group.addTask {
                 await manager.run()
                 return false
@@ -82,7 +94,6 @@ struct ManagerPeerTests {
                 for await event in events { await log.record(event) }
                 return false
             }
-            // A regression must fail the test, not hang the run: the scenario gets two minutes.
             group.addTask {
                 try await ContinuousClock().sleep(for: .seconds(120))
                 return true
@@ -91,7 +102,7 @@ struct ManagerPeerTests {
                 try await body(manager, log)
                 return false
             }
-            // The manager and the event pump run until cancelled, so the first child to end is
+            // Server, manager and event pump run until cancelled, so the first child to end is
             // the body (false) or, if the scenario is stuck, the time limit (true).
             let timedOut = try await group.next() ?? false
             if timedOut { Issue.record("the scenario did not finish; events: \(await log.events)") }
@@ -100,28 +111,48 @@ struct ManagerPeerTests {
         return log
     }
 
+    /// The same against an external peer process (it runs by itself).
+    @discardableResult
+    static func withManager(
+        server: PeerServer, quietHeartbeat: Bool = false, transport: WebSocketTransport = WebSocketTransport(),
+        _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
+    ) async throws -> EventLog {
+        try await withManager(quietHeartbeat: quietHeartbeat, transport: transport, body)
+    }
+
+    /// The same with a ``LiveTestServer`` on a free loopback port, run alongside.
+    @discardableResult
+    static func withLiveServer(
+        quietHeartbeat: Bool = false,
+        _ body: @escaping @Sendable (ConnectionManager, LiveTestServer, EventLog) async throws -> Void
+    ) async throws -> EventLog {
+        let server = try LiveTestServer(configuration: .init())
+        return try await withManager(quietHeartbeat: quietHeartbeat, alongside: { await server.run() }) {
+            manager, log in try await body(manager, server, log)
+        }
+    }
+
     @Test("reconnects after resets and resubscribes on every new connection; resume replays what was missed")
     func resetsAndResume() async throws {
-        let server = try await PeerServer.start("live_server.py")
-        defer { server.stop() }
-        let log = try await Self.withManager(server: server, quietHeartbeat: true) { manager, log in
+        let log = try await Self.withLiveServer(quietHeartbeat: true) { manager, server, log in
             await manager.subscribe("loans")
-            await manager.connect(to: server.url("/live"))
+            await manager.connect(to: Self.url(server))
             await log.wait(for: Self.isOpen)
-            try await manager.send(Self.publish("loans", "first"))
-            await log.wait { if case .message = $0 { true } else { false } }
+            server.broadcast(topic: "loans", text: "first")
+            await log.wait(for: Self.isMessage)
 
             // A reset: the manager reports it as seed 000 measured, reconnects, resubscribes.
             var mark = await log.count
-            try await manager.send(.text(#"{"type":"reset"}"#))
+            server.server.resetAll()
             await log.wait(from: mark, for: Self.isOpen)
             mark = await log.count
-            try await manager.send(Self.publish("loans", "second"))
-            await log.wait(from: mark) { if case .message = $0 { true } else { false } }
+            server.broadcast(topic: "loans", text: "second")
+            await log.wait(from: mark, for: Self.isMessage)
 
             // A message published while the connection is down arrives once, by resume.
             mark = await log.count
-            try await manager.send(Self.publish("loans", "missed", kind: "publish-then-reset"))
+            server.server.resetAll()
+            server.broadcast(topic: "loans", text: "missed")
             await log.wait(from: mark, for: Self.isOpen)
             await log.wait(from: mark) { if case .message(_, 3) = $0 { true } else { false } }
         }
@@ -131,36 +162,50 @@ struct ManagerPeerTests {
         }
         #expect(
             delivered == [
-                #"1 {"seq": 1, "topic": "loans", "data": "first"}"#,
-                #"2 {"seq": 2, "topic": "loans", "data": "second"}"#,
-                #"3 {"seq": 3, "topic": "loans", "data": "missed"}"#,
+                #"1 {"seq":1,"topic":"loans","text":"first"}"#,
+                #"2 {"seq":2,"topic":"loans","text":"second"}"#,
+                #"3 {"seq":3,"topic":"loans","text":"missed"}"#,
             ])
         let reasons = await log.phases.compactMap { if case .waiting(let reason, _) = $0 { reason } else { nil } }
         #expect(reasons == ["error ECONNRESET", "error ECONNRESET"])
         #expect(await log.phases.filter { $0 == .open }.count == 3)
     }
 
-    @Test("a frozen server (SIGSTOP) is declared dead by the heartbeat; thawed (SIGCONT), the manager reopens")
+    @Test("a frozen server is declared dead by the heartbeat; thawed, the manager reopens and resubscribes")
     func frozenAndThawed() async throws {
-        let server = try await PeerServer.start("live_server.py")
-        defer { server.stop() }
-        let recorded = try await Self.withManager(server: server) { manager, log in
+        let marks = Locked<Int>(0)
+        let recorded = try await Self.withLiveServer { manager, server, log in
             await manager.subscribe("loans")
-            await manager.connect(to: server.url("/live"))
+            await manager.connect(to: Self.url(server))
             await log.wait(for: Self.isOpen)
             let mark = await log.count
-            server.signal(SIGSTOP)
+            marks.set(mark)
+            server.server.freeze()
             await log.wait(from: mark, for: Self.isWaiting)
-            server.signal(SIGCONT)
+            server.server.thaw()
             await log.wait(from: mark, for: Self.isOpen)
             // Resubscribed: a message on the topic reaches us on the new connection.
             let afterThaw = await log.count
-            try await manager.send(Self.publish("loans", "thawed"))
-            await log.wait(from: afterThaw) { if case .message = $0 { true } else { false } }
+            server.broadcast(topic: "loans", text: "thawed")
+            await log.wait(from: afterThaw, for: Self.isMessage)
         }
-        let phases = await recorded.phases
-        let firstWait = try #require(phases.first { if case .waiting = $0 { true } else { false } })
-        guard case .waiting(let reason, _) = firstWait else { return }
-        #expect(reason == "heartbeat missed", "phases: \(phases)")
+        let events = await recorded.events
+        // The first wait after the freeze is the heartbeat's verdict (an earlier connect
+        // timeout on a loaded machine would be a different story, before the freeze).
+        let firstWait = events[marks.value...].first { Self.isWaiting($0) }
+        guard case .phase(.waiting(let reason, _)) = firstWait else {
+            Issue.record("no wait after the freeze: \(events)")
+            return
+        }
+        #expect(reason == "heartbeat missed", "events: \(events)")
     }
+}
+
+/// A value shared between a test's tasks.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
 }

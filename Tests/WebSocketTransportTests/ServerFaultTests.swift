@@ -5,7 +5,7 @@ import Testing
 @testable import WebSocketTransport
 
 /// The test-server controls, observed as a client observes them.
-@Suite("WebSocket server faults")
+@Suite("WebSocket server faults", .timeLimit(.minutes(2)))
 struct ServerFaultTests {
     static func open(_ server: WebSocketServer, timeout: Duration = .seconds(10)) async throws(TransportError)
         -> WebSocketConnection

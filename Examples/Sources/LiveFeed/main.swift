@@ -4,8 +4,8 @@
 //
 //     swift run --package-path Examples live-feed ws://127.0.0.1:8080/live prices --count 3 --timeout 30
 //
-// The server must follow docs/server-contract.md (as Tests/WebSocketTransportTests/Peers/live_server.py
-// does; `.ci/live-feed-check` runs this app against it).
+// The server must follow docs/server-contract.md (as `livesim serve` does; `.ci/live-feed-check`
+// runs this app against it).
 // Exit status: 0 after COUNT messages (or at the timeout when there is no COUNT), 1 if the
 // timeout passed before COUNT messages, 64 for bad arguments.
 import Foundation

@@ -1,5 +1,6 @@
 @_spi(Simulation) import LiveConnection
 import Synchronization
+import LiveServerContract
 
 /// Runs one ``Scenario``: a `ConnectionManager` against a ``SimulatedNetwork`` on a
 /// ``VirtualClock``, with a driver applying the schedule and an ``InvariantMonitor``
@@ -169,7 +170,7 @@ struct Driver: Sendable {
             let sequence = network.lastSequence
             let message: Message =
                 sequence > 0
-                ? SimulatedServer.Entry(sequence: sequence, topic: scenario.feedTopic, text: "late").message
+                ? LiveContract.Entry(sequence: sequence, topic: scenario.feedTopic, text: "late").message
                 : .text(#"{"topic":"\#(scenario.feedTopic)","text":"late"}"#)
             await manager.inject(message: message, from: old)
         case .error:

@@ -1,4 +1,5 @@
 public import LiveConnection
+import LiveServerContract
 
 /// One client end of a ``SimulatedNetwork`` connection.
 ///
@@ -26,7 +27,7 @@ public struct SimulatedConnection: TransportConnection {
             if link.clientClosedAt != nil { throw .notConnected }
             if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
             state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
-            if case .text(let text) = message, case .subscribe(let topic) = ControlFrame(text) {
+            if case .text(let text) = message, case .subscribe(let topic) = ContractFrame(text) {
                 state.links[index].sentSubscribes.append(topic)
             }
             // A silent peer takes nothing: the frame is written into the void.

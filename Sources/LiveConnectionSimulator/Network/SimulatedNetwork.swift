@@ -1,5 +1,6 @@
 public import LiveConnection
 import Synchronization
+import LiveServerContract
 
 /// The simulated network and its scriptable WebSocket server, as a `Transport`.
 ///
@@ -32,7 +33,7 @@ public final class SimulatedNetwork: Transport, Sendable {
     public static let generationHeader = "X-Simulation-Generation"
 
     struct State {
-        var server: SimulatedServer
+        var server: LiveContract
         var links: [Link] = []
         /// Indices of the links the client holds open, in order of opening.
         var held: [Int] = []
@@ -72,7 +73,7 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// A network with one server that accepts everything, no latency, and a log of `logCapacity` entries.
     public init(clock: VirtualClock, logCapacity: Int = 1_000) {
         self.clock = clock
-        self.state = Mutex(State(server: SimulatedServer(logCapacity: logCapacity)))
+        self.state = Mutex(State(server: LiveContract(logCapacity: logCapacity)))
     }
 
     // MARK: Transport

@@ -30,9 +30,14 @@ public struct UpgradeRequest: Hashable, Sendable {
 
     /// Parses and validates a request head; nil until the blank line has arrived.
     public static func parse(_ bytes: some Collection<UInt8>) throws(UpgradeRefusal) -> (UpgradeRequest, Int)? {
-        let parsed: (HTTPHead, Int)?
+        guard let (head, consumed) = try head(of: bytes) else { return nil }
+        return (try UpgradeRequest(head), consumed)
+    }
+
+    /// The request head alone, not yet judged as an upgrade (a server may answer plain HTTP too).
+    static func head(of bytes: some Collection<UInt8>) throws(UpgradeRefusal) -> (HTTPHead, Int)? {
         do throws(HTTPHead.Failure) {
-            parsed = try HTTPHead.parse(bytes, limit: maximumHeadLength)
+            return try HTTPHead.parse(bytes, limit: maximumHeadLength)
         } catch {
             switch error {
             case .tooLong(let limit):
@@ -40,8 +45,6 @@ public struct UpgradeRequest: Hashable, Sendable {
             case .badHeaderLine(let line): throw UpgradeRefusal(status: 400, reason: "bad header line '\(line)'")
             }
         }
-        guard let (head, consumed) = parsed else { return nil }
-        return (try UpgradeRequest(head), consumed)
     }
 
     /// Checks the request line and the upgrade headers, in the RFC's order.
@@ -123,32 +126,6 @@ public struct UpgradeRefusal: Error, Hashable, Sendable, CustomStringConvertible
 
     /// The whole response: status line, headers, and the reason as a plain-text body.
     public var response: [UInt8] {
-        let body = Array((reason.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
-            + "\n").utf8)
-        var lines = [
-            "HTTP/1.1 \(status) \(Self.phrase(status))",
-            "Content-Type: text/plain; charset=utf-8",
-            "Content-Length: \(body.count)",
-            "Connection: close",
-        ]
-        for header in headers { lines.append("\(header.name): \(header.value)") }
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8) + body
-    }
-
-    static func phrase(_ status: Int) -> String {
-        switch status {
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 426: "Upgrade Required"
-        case 429: "Too Many Requests"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        default: "Status \(status)"
-        }
+        HTTPResponse(status: status, body: reason + "\n", headers: headers).bytes
     }
 }

@@ -48,7 +48,18 @@ extension WebSocketServer {
             while true {
                 let parsed: (UpgradeRequest, Int)?
                 do throws(UpgradeRefusal) {
-                    parsed = try UpgradeRequest.parse(received)
+                    if let (head, consumed) = try UpgradeRequest.head(of: received) {
+                        if !head.tokens(of: "upgrade").contains("websocket"),
+                            let response = await plainAnswer(head, Array(received[consumed...]), stream, deadline)
+                        {
+                            try? await stream.write(response.bytes, until: deadline)
+                            await lingeringClose(stream, until: .now + configuration.closeTimeout)
+                            return nil
+                        }
+                        parsed = (try UpgradeRequest(head), consumed)
+                    } else {
+                        parsed = nil
+                    }
                 } catch {
                     state.withLock { $0.statistics.handshakesRefused += 1 }
                     await refuse(stream, with: error, deadline: deadline)
@@ -66,6 +77,21 @@ extension WebSocketServer {
             if error == .reset(errno: "ETIMEDOUT") { state.withLock { $0.statistics.handshakeTimeouts += 1 } }
             return nil
         }
+    }
+
+    /// Reads a plain request's body (`Content-Length`, at most 64 KiB) and asks the handler for its answer.
+    private func plainAnswer(
+        _ head: HTTPHead, _ already: [UInt8], _ stream: any ByteStream, _ deadline: ContinuousClock.Instant
+    ) async -> HTTPResponse? {
+        let length = head.values(of: "content-length").first.flatMap { Int($0) } ?? 0
+        guard (0...65_536).contains(length) else { return HTTPResponse(status: 400, body: "body too large\n") }
+        var body = already
+        while body.count < length {
+            guard let bytes = try? await stream.read(maximum: length - body.count, until: deadline), !bytes.isEmpty
+            else { return nil }
+            body += bytes
+        }
+        return await handler.plainRequest(head, body: Array(body.prefix(length)))
     }
 
     /// Applies the fault controls and the handler's decision to a valid request.

@@ -23,6 +23,9 @@ public protocol WebSocketServerHandler: Sendable {
     func received(_ message: Message, on connection: ServerConnection) async
     /// The connection ended (close handshake, failure, reset or server shutdown).
     func closed(_ connection: ServerConnection) async
+    /// A plain HTTP request (no `Upgrade: websocket`): its answer, or nil to refuse it as a
+    /// bad upgrade (400). The connection closes after the answer.
+    func plainRequest(_ head: HTTPHead, body: [UInt8]) async -> HTTPResponse?
 }
 
 /// A handler's answer to a handshake.
@@ -36,6 +39,7 @@ extension WebSocketServerHandler {
     public func opened(_ connection: ServerConnection) async {}
     public func received(_ message: Message, on connection: ServerConnection) async {}
     public func closed(_ connection: ServerConnection) async {}
+    public func plainRequest(_ head: HTTPHead, body: [UInt8]) async -> HTTPResponse? { nil }
 }
 
 /// Sends every message back as it came (same type, same bytes): the server Autobahn's

@@ -1,10 +1,14 @@
 public import LiveConnection
 
-/// The application half of the simulated server: the message log, subscriptions per
-/// connection, and what each client frame means. A value: no I/O, no time.
+/// The live contract, the server's half of docs/server-contract.md: the message log,
+/// subscriptions per connection, and what each client frame means. A value: no I/O, no time.
+///
+/// One type for both worlds: the simulated network (`SimulatedNetwork`) and the real test
+/// server (`LiveTestServer`, `livesim serve`) hold one each and feed it the same frames, so
+/// a scenario that passes against one has met the same contract in the other.
 ///
 /// ```swift
-/// var server = SimulatedServer(logCapacity: 100)
+/// var server = LiveContract(logCapacity: 100)
 /// server.handle(.text(#"{"type":"subscribe","topic":"feed"}"#), from: 1)
 /// let entry = server.append(topic: "feed", text: "hello")   // seq 1
 /// server.recipients(of: entry)                               // [1]
@@ -21,12 +25,18 @@ public import LiveConnection
 /// entries, so a resume from further back than that truly lost messages (and the client
 /// must report a gap). A restart forgets subscriptions and keeps the log, as a server
 /// with a durable log does.
-public struct SimulatedServer: Sendable {
+public struct LiveContract: Sendable {
     /// One broadcast, as logged.
     public struct Entry: Hashable, Sendable {
         public var sequence: UInt64
         public var topic: String
         public var text: String
+
+        public init(sequence: UInt64, topic: String, text: String) {
+            self.sequence = sequence
+            self.topic = topic
+            self.text = text
+        }
 
         /// The frame the client receives: `{"seq":N,"topic":T,"text":X}`.
         public var message: Message {
@@ -68,7 +78,7 @@ public struct SimulatedServer: Sendable {
             commands.append((connection, "binary \(message.data.count) bytes"))
             return .none
         }
-        switch ControlFrame(text) {
+        switch ContractFrame(text) {
         case .subscribe(let topic):
             subscriptionLog.append("\(connection):\(topic)")
             let index = slot(for: connection)
@@ -134,13 +144,13 @@ public struct SimulatedServer: Sendable {
     }
 }
 
-/// The three control frames of ``SubscriptionProtocol/json``, recognised without a JSON parser.
-enum ControlFrame: Equatable {
+/// The three contract frames of `SubscriptionProtocol.json`, recognised without a JSON parser.
+public enum ContractFrame: Equatable, Sendable {
     case subscribe(String)
     case unsubscribe(String)
     case resume(UInt64)
 
-    init?(_ text: String) {
+    public init?(_ text: String) {
         // The manager spells these exactly so (SubscriptionProtocol.json); anything else
         // is an application command.
         if let topic = Self.string(after: #"{"type":"subscribe","topic":"#, in: text) {
