@@ -108,7 +108,7 @@ let package = Package(
             dependencies: ["LiveConnectionChecker", "LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
         .executableTarget(
-            name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection"],
+            name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/CheckerBenchmarks", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -4,6 +4,10 @@
 // Dictionary, in the same run. Writes Benchmarks/results/checker.md.
 //
 //   swift run -c release CheckerBenchmarks [--topics N --commands N --log N] [--baseline-states N]
+//   swift run -c release CheckerBenchmarks spin-model [--max-gen 60 --max-seq 60 --max-fail 8]
+//
+// The second mode times SPIN and ours on the same model (SpinModelBenchmark.swift).
+import BenchmarkSupport
 import Foundation
 import LiveConnection
 import LiveConnectionChecker
@@ -90,33 +94,21 @@ func processCPUSeconds() -> Double {
         + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
-func peakResidentBytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return kilobytes * 1024
-    }
-    return 0
-}
-
-func shell(_ command: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    do { try process.run() } catch { return "?" }
-    process.waitUntilExit()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 // MARK: Run
 
 /// Writes a line at once (print is block-buffered into a file: a long run would show nothing).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
 var words = Array(CommandLine.arguments.dropFirst())
+if words.first == "spin-model" {
+    do {
+        try SpinModelBenchmark.run(Array(words.dropFirst()))
+        exit(0)
+    } catch {
+        say("spin-model: \(error)")
+        exit(error is SpinConnectionModel.BoundError || "\(error)".hasPrefix("usage") ? 64 : 1)
+    }
+}
 @MainActor func option(_ name: String, _ fallback: Int) -> Int {
     guard let index = words.firstIndex(of: name), index + 1 < words.count, let value = Int(words[index + 1]) else {
         return fallback
@@ -176,7 +168,7 @@ say(
 let date = ISO8601DateFormatter().string(from: Date())
 let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2")
 var report = """
-    # Checker benchmark
+    ## The connection model
 
     - date: \(date)
     - system: \(shell("uname -srm")), nproc \(ProcessInfo.processInfo.activeProcessorCount), CPU \(cpu)
@@ -214,13 +206,10 @@ report += """
     The baseline checks nothing.
 
     """
-let results = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("results/checker.md")
 do {
-    try FileManager.default.createDirectory(at: results.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try report.write(to: results, atomically: true, encoding: .utf8)
-    say("wrote \(results.path)")
+    try ResultsSection.write("connection-model", report)
+    say("wrote \(ResultsSection.file.path)")
 } catch {
-    say("could not write \(results.path): \(error)")
+    say("could not write \(ResultsSection.file.path): \(error)")
     exit(1)
 }
