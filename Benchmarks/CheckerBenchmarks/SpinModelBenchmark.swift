@@ -37,6 +37,7 @@ enum SpinModelBenchmark {
                     + "\(format(run.seconds)) s, \(Int(run.rate)) states/s, state vector \(run.stateVector) B, "
                     + "\(format(run.stateBytes / Double(run.stored), 1)) B/state (states + hash table)")
             spin = run
+            spin?.load = load
         } else {
             say("SPIN: not run (needs `spin` and `gcc`: apt-get install spin gcc)")
         }
@@ -75,6 +76,7 @@ enum SpinModelBenchmark {
     struct Ours {
         var statistics: SearchStatistics
         var load: String
+        var cpuSeconds: Double
         var rate: Double { Double(statistics.distinctStates) / statistics.seconds }
     }
 
@@ -82,12 +84,14 @@ enum SpinModelBenchmark {
         let load = shell("cut -d' ' -f1-3 /proc/loadavg")
         var options = CheckOptions()
         options.threads = threads
+        let cpuBefore = processCPUSeconds()
         let result = ModelChecker(model).run(options)
+        let cpu = processCPUSeconds() - cpuBefore
         if let violation = result.violation {
             say("unexpected violation of \(violation.property): \(violation.message)")
             exit(1)
         }
-        let ours = Ours(statistics: result.statistics, load: load)
+        let ours = Ours(statistics: result.statistics, load: load, cpuSeconds: cpu)
         let s = ours.statistics
         say(
             "ours, \(threads) thread\(threads == 1 ? "" : "s") (load before: \(load)): \(s.distinctStates) distinct, "
@@ -101,20 +105,22 @@ enum SpinModelBenchmark {
         line: String
     ) -> String {
         var rows = [
-            "| search | load before | distinct states | transitions | wall s | states/s | bytes/state (visited set) | peak resident |",
-            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| search | load before | distinct states | transitions | wall s | CPU s | states/s (wall) | per CPU s | bytes/state (visited set) | peak resident |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         ]
         if let spin {
             rows.append(
-                "| SPIN 6.5.2 `pan -m10000000`, DFS, 1 thread | — | \(spin.stored) | \(spin.transitions) | "
-                    + "\(format(spin.seconds)) | \(Int(spin.rate)) | \(format(spin.stateBytes / Double(spin.stored), 1)) | "
+                "| SPIN 6.5.2 `pan -m10000000`, DFS, 1 thread | \(spin.load) | \(spin.stored) | \(spin.transitions) | "
+                    + "\(format(spin.seconds)) | \(format(spin.cpuSeconds, 1)) | \(Int(spin.rate)) | "
+                    + "\(Int(Double(spin.stored) / max(spin.cpuSeconds, 0.001))) | \(format(spin.stateBytes / Double(spin.stored), 1)) | "
                     + "\(spin.peakResidentBytes / 1_048_576) MiB |")
         }
         for (ours, threads) in [(one, 1), (all, all.statistics.threads)] {
             let s = ours.statistics
             rows.append(
                 "| ours, BFS, \(threads) thread\(threads == 1 ? "" : "s") | \(ours.load) | \(s.distinctStates) | "
-                    + "\(s.statesGenerated) | \(format(s.seconds)) | \(Int(ours.rate)) | "
+                    + "\(s.statesGenerated) | \(format(s.seconds)) | \(format(ours.cpuSeconds, 1)) | \(Int(ours.rate)) | "
+                    + "\(Int(Double(s.distinctStates) / max(ours.cpuSeconds, 0.001))) | "
                     + "\(format(Double(s.memoryBytes) / Double(s.distinctStates), 1)) | \(peak / 1_048_576) MiB (both runs) |")
         }
         return """
@@ -130,6 +136,9 @@ enum SpinModelBenchmark {
 
             \(rows.joined(separator: "\n"))
 
+            - states/s is the wall-clock rate SPIN reports (and the last line compares); per CPU s \
+            divides by the CPU time the search used, which other processes on this shared machine \
+            do not inflate (SPIN's: pan's own user + system time, not the compilation).
             - SPIN's bytes/state: "actual memory usage for states" plus "memory used for hash table" \
             over the states stored (its total, with the DFS stack `-m` sizes, is \
             \(spin.map { format($0.totalBytes / Double($0.stored), 1) } ?? "—") B/state); ours: the state \

@@ -29,6 +29,11 @@ struct SpinRun {
     var totalBytes: Double
     /// Peak resident memory of the `pan` process.
     var peakResidentBytes: Int
+    /// User + system CPU seconds `pan` used (the machine is shared: wall time includes
+    /// waiting for a core, CPU time does not).
+    var cpuSeconds: Double
+    /// The load average before the run (filled in by the caller).
+    var load = ""
     var rate: Double { Double(stored) / seconds }
 
     /// Whether `spin` and `gcc` are on the PATH.
@@ -49,9 +54,12 @@ struct SpinRun {
         try check(
             Self.run("/usr/bin/env", ["gcc", "-O2", "-DSAFETY", "-DMEMLIM=16000", "-o", "pan", "pan.c"], in: directory),
             "gcc")
+        let cpuBefore = childrenCPUSeconds()
         let pan = Self.run(directory.appendingPathComponent("pan").path, ["-m10000000"], in: directory)
         try check(pan, "pan")
-        return try parse(pan.output, peakResidentBytes: pan.peakResidentBytes)
+        var result = try parse(pan.output, peakResidentBytes: pan.peakResidentBytes)
+        result.cpuSeconds = childrenCPUSeconds() - cpuBefore
+        return result
     }
 
     static func parse(_ report: String, peakResidentBytes: Int) throws -> SpinRun {
@@ -83,7 +91,15 @@ struct SpinRun {
             stateBytes: (try number(before: "actual memory usage for states") + number(before: "memory used for hash table"))
                 * megabyte,
             totalBytes: try number(before: "total actual memory usage") * megabyte,
-            peakResidentBytes: peakResidentBytes)
+            peakResidentBytes: peakResidentBytes, cpuSeconds: 0)
+    }
+
+    /// User + system CPU seconds of the children that ended so far.
+    private static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     private static func check(_ result: (status: Int32, output: String, peakResidentBytes: Int), _ step: String) throws {

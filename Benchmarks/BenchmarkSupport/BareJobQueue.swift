@@ -12,8 +12,8 @@
 /// outside a benchmark, safe here only because every job that enqueues runs on the
 /// draining thread. That is exactly the cost the `SimulationExecutor` pays to be safe (a
 /// `Mutex`) plus what it pays to be steerable (a strategy call per job), which is what
-/// the ratio measures.
-final class BareJobQueue: TaskExecutor, @unchecked Sendable {
+/// the ratio measures. Shared by the kernel and simulator benchmarks (their baseline).
+public final class BareJobQueue: TaskExecutor, @unchecked Sendable {
     private struct Storage {
         var jobs: [UnownedJob] = []
         var head = 0
@@ -22,7 +22,7 @@ final class BareJobQueue: TaskExecutor, @unchecked Sendable {
 
     private let storage: UnsafeMutablePointer<Storage>
 
-    init() {
+    public init() {
         storage = .allocate(capacity: 1)
         storage.initialize(to: Storage())
     }
@@ -32,13 +32,13 @@ final class BareJobQueue: TaskExecutor, @unchecked Sendable {
         storage.deallocate()
     }
 
-    var jobsRun: Int { storage.pointee.jobsRun }
+    public var jobsRun: Int { storage.pointee.jobsRun }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         storage.pointee.jobs.append(UnownedJob(job))
     }
 
-    func drain() {
+    public func drain() {
         let executor = asUnownedTaskExecutor()
         while storage.pointee.head < storage.pointee.jobs.count {
             let job = storage.pointee.jobs[storage.pointee.head]
