@@ -67,7 +67,7 @@ enum SpinModelBenchmark {
             line += "SPIN not run; bytes/state ours \(format(ourBytes, 1))"
         }
         try ResultsSection.write(
-            "spin-model",
+            "spin-model \(model.maxGeneration) \(model.maxSequence) \(model.maxFailures)",
             report(model: model, machine: machine, spin: spin, one: one, all: all, peak: peakResidentBytes(), line: line))
         say("recorded in \(ResultsSection.file.path)")
         say(line)
@@ -124,7 +124,7 @@ enum SpinModelBenchmark {
                     + "\(format(Double(s.memoryBytes) / Double(s.distinctStates), 1)) | \(peak / 1_048_576) MiB (both runs) |")
         }
         return """
-            ## The same model as SPIN
+            ## The same model as SPIN: MAXGEN \(model.maxGeneration), MAXSEQ \(model.maxSequence), MAXFAIL \(model.maxFailures)
 
             \(machine.markdown.joined(separator: "\n"))
             - model: `Benchmarks/spin/connection.pml` (SPIN) and `SpinConnectionModel` (ours), \
