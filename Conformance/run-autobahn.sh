@@ -57,7 +57,12 @@ async def main():
             pass
 asyncio.run(main())
 PY
-sleep 1
+# Writing the report of a few hundred cases takes a while: wait for it (up to 5 minutes).
+for _ in $(seq 1 300); do
+  compgen -G "Conformance/reports/**/index.json" >/dev/null || compgen -G "Conformance/reports/*/*/index.json" >/dev/null && break
+  sleep 1
+done
+sleep 2
 python3 - <<'PY'
 import collections, glob, json, os
 index = glob.glob("Conformance/reports/**/index.json", recursive=True)
