@@ -86,7 +86,7 @@ public enum DelayDistribution: Hashable, Sendable, CustomStringConvertible {
 
 extension Duration {
     /// The duration in seconds as a double (for statistics and printing, not for timing).
-    public var seconds: Double {
+    package var seconds: Double {
         let (whole, attoseconds) = components
         return Double(whole) + Double(attoseconds) * 1e-18
     }

@@ -2,6 +2,7 @@
 extension ConnectionMachine {
     /// A machine with exactly these fields: the model checker decodes its packed states
     /// with this, then steps the real machine (so what it checks is the shipped code).
+    /// Package access: a tool of this package needs it, an app never does.
     ///
     /// ```swift
     /// let copy = ConnectionMachine(
@@ -14,7 +15,7 @@ extension ConnectionMachine {
     ///
     /// The parts must be consistent, as the machine itself keeps them: a connecting or
     /// open state names the last generation minted.
-    public init(
+    package init(
         configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, endpoint: Endpoint?,
         generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], hasBeenOpen: Bool,
         lastSequence: UInt64?,

@@ -34,7 +34,7 @@ public enum Phase: Hashable, Sendable, CustomStringConvertible {
 
 extension Duration {
     /// Milliseconds with up to six decimals ("1500ms", "0.25ms"): exact, short, diffable.
-    public var traceFormatted: String {
+    package var traceFormatted: String {
         let nanos = nanoseconds
         let whole = nanos / 1_000_000
         var fraction = abs(nanos % 1_000_000)

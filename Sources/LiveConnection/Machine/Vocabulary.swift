@@ -73,21 +73,30 @@ public enum Outbound: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The outcome of a user command.
+/// How a user command ended: sent, or the ``CommandError`` that the manager's `send` throws.
+///
+/// ```swift
+/// machine.handle(.send(id), using: &random)   // → [.completeCommand(id, .notConnected)] when not open
+/// CommandOutcome.notConnected == .failed(.notConnected)
+/// ```
+///
+/// One spelling of the failures: the machine's verdict and the app's error are the same values.
 public enum CommandOutcome: Hashable, Sendable, CustomStringConvertible {
     /// The transport took the frame. Whether the server acted on it is the application's to confirm.
     case sent
+    /// Not sent (``CommandError/notConnected``), or maybe sent (``CommandError/outcomeUnknown``):
+    /// never resent on its own ("retry the connection, never the command").
+    case failed(CommandError)
+
     /// There was no open connection: nothing was sent.
-    case notConnected
+    public static let notConnected = CommandOutcome.failed(.notConnected)
     /// The connection ended while the frame was in flight: it may or may not have arrived.
-    /// Never resent on its own ("retry the connection, never the command").
-    case outcomeUnknown
+    public static let outcomeUnknown = CommandOutcome.failed(.outcomeUnknown)
 
     public var description: String {
         switch self {
         case .sent: "sent"
-        case .notConnected: "not connected"
-        case .outcomeUnknown: "outcome unknown"
+        case .failed(let error): error.description
         }
     }
 }

@@ -1,4 +1,5 @@
-// Entry points for the simulator only: faults that a real transport cannot produce on demand.
+// Entry points for the simulator only (package access: no app sees them): faults that a real
+// transport cannot produce on demand.
 extension ConnectionManager {
     /// Hands `input` to the machine as if a job of the shell had produced it.
     ///
@@ -10,7 +11,7 @@ extension ConnectionManager {
     /// reconnect, which the shell's own jobs can only produce in races that are hard to
     /// hit on purpose. Messages go through ``inject(message:from:)`` instead, because the
     /// shell must know the message to deliver it.
-    @_spi(Simulation) public func inject(_ input: Input) {
+    package func inject(_ input: Input) {
         if case .received = input {
             preconditionFailure("inject(.received) has no message to deliver; use inject(message:from:)")
         }
@@ -18,7 +19,7 @@ extension ConnectionManager {
     }
 
     /// Hands a message to the machine as if generation `g`'s receive loop had read it.
-    @_spi(Simulation) public func inject(message: Message, from g: Generation) {
+    package func inject(message: Message, from g: Generation) {
         received(g, message)
     }
 }

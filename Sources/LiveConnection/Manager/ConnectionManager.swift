@@ -148,8 +148,7 @@ public actor ConnectionManager {
         }
         switch outcome {
         case .sent: return
-        case .notConnected: throw .notConnected
-        case .outcomeUnknown: throw .outcomeUnknown
+        case .failed(let error): throw error
         }
     }
 

@@ -59,7 +59,7 @@ extension String {
     /// ```
     ///
     /// The wire format's one spelling of a string, shared by the manager and the simulated server.
-    public var jsonQuoted: String {
+    package var jsonQuoted: String {
         var out = "\""
         for scalar in unicodeScalars {
             switch scalar {

@@ -67,7 +67,7 @@ extension Duration {
     ///
     /// Virtual time and the random mappings work in integer nanoseconds so that
     /// arithmetic is exact and a trace prints the same on every platform.
-    public var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }

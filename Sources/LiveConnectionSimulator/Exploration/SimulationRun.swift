@@ -1,4 +1,4 @@
-@_spi(Simulation) import LiveConnection
+import LiveConnection
 import Synchronization
 import LiveServerContract
 
