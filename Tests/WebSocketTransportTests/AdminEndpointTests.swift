@@ -11,11 +11,11 @@ import Testing
 struct AdminEndpointTests {
     /// One HTTP request on a raw socket; returns the status code and the body.
     static func request(_ port: UInt16, _ method: String, _ target: String) async throws -> (Int, String) {
-        let socket = try await TCPSocket.connect(host: "127.0.0.1", port: port, until: .now + .seconds(10))
-        try await socket.write(Array("\(method) \(target) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), until: .now + .seconds(10))
+        let socket = try await TCPSocket.connect(host: "127.0.0.1", port: port, until: .now + .seconds(60))
+        try await socket.write(Array("\(method) \(target) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), until: .now + .seconds(60))
         var received: [UInt8] = []
         while true {
-            let bytes = try await socket.read(maximum: 4096, until: .now + .seconds(10))
+            let bytes = try await socket.read(maximum: 4096, until: .now + .seconds(60))
             if bytes.isEmpty { break }
             received += bytes
         }
@@ -35,7 +35,7 @@ struct AdminEndpointTests {
                 try await ContinuousClock().sleep(for: .seconds(60))
                 throw ServerHarness.TimedOut()
             }
-            let client = try await WebSocketTransport().open(
+            let client = try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))).open(
                 Endpoint(url: URL(string: "ws://127.0.0.1:\(live.port)/live")!))
             try await client.send(.text(#"{"type":"subscribe","topic":"loans"}"#))
             // The subscription is in once the server's log shows it.

@@ -12,7 +12,7 @@ enum ServerHarness {
     /// waits for every connection task. The body gets `limit`; past it the test fails.
     static func with(
         _ configuration: WebSocketServer.Configuration = .init(), handler: some WebSocketServerHandler = EchoHandler(),
-        limit: Duration = .seconds(60), _ body: @escaping @Sendable (WebSocketServer) async throws -> Void
+        limit: Duration = .seconds(100), _ body: @escaping @Sendable (WebSocketServer) async throws -> Void
     ) async throws {
         let server = try WebSocketServer(configuration: configuration, handler: handler)
         try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -43,7 +43,7 @@ struct RawClient: Sendable {
     static let key: [UInt8] = [1, 2, 3, 4]
 
     static func connect(_ server: WebSocketServer) async throws -> RawClient {
-        RawClient(socket: try await TCPSocket.connect(host: "127.0.0.1", port: server.port, until: .now + .seconds(10)))
+        RawClient(socket: try await TCPSocket.connect(host: "127.0.0.1", port: server.port, until: .now + .seconds(60)))
     }
 
     /// Connects and completes a valid upgrade; the returned decoder holds any bytes after the 101.
@@ -58,7 +58,7 @@ struct RawClient: Sendable {
     }
 
     func write(_ bytes: [UInt8]) async throws {
-        try await socket.write(bytes, until: .now + .seconds(10))
+        try await socket.write(bytes, until: .now + .seconds(60))
     }
 
     /// Reads an HTTP response head; returns its status line and the bytes after it.
@@ -68,14 +68,14 @@ struct RawClient: Sendable {
             if let (head, consumed) = try HTTPHead.parse(received, limit: 1 << 16) {
                 return (head.startLine, Array(received[consumed...]))
             }
-            let bytes = try await socket.read(maximum: 4096, until: .now + .seconds(10))
+            let bytes = try await socket.read(maximum: 4096, until: .now + .seconds(60))
             if bytes.isEmpty { return ("EOF", []) }
             received += bytes
         }
     }
 
     /// The server's next frame event, or nil at the end of the stream.
-    func nextEvent(_ decoder: inout FrameDecoder, within: Duration = .seconds(10)) async throws -> InboundEvent? {
+    func nextEvent(_ decoder: inout FrameDecoder, within: Duration = .seconds(60)) async throws -> InboundEvent? {
         let deadline = ContinuousClock.now + within
         while true {
             if let event = try decoder.nextEvent() { return event }
