@@ -44,7 +44,9 @@ enum StatsHerd {
         print(
             "\nOutage: \(connections) connections dropped at t = 0, server down for \(outage.seconds.compact()) s, then admits \(capacity)/s;"
         )
-        print("base 1 s, cap 30 s; first retry immediate; seed \(firstSeed)\n")
+        print(
+            "base 1 s, cap 30 s; clients are ConnectionMachines (the drop is a failure: the first retry waits one delay); seed \(firstSeed)\n"
+        )
         // One policy at a time, for the same reason.
         let policies = HerdStudy.reconnectPolicies
         let outageProgress = ProgressLine("outage: ran", unit: "policies", total: policies.count)

@@ -48,6 +48,15 @@ struct HerdTests {
         #expect(outage.run() == outage.run())
     }
 
+    @Test("the herd is the connection machine: after the drop nobody retries before one backoff delay")
+    func herdWaitsLikeTheMachine() {
+        // Without jitter the delay after one failure is exactly the base, 1 s: the two
+        // half-second bins before it stay empty (a herd retrying at once would fill them).
+        let none = ReconnectExperiment(connections: 100, policy: .exponential(), bin: .milliseconds(500), seed: 2).run()
+        #expect(none.attemptsPerBin.prefix(2) == [0, 0], "\(none.attemptsPerBin.prefix(4))")
+        #expect(none.attemptsPerBin[2] == 100, "everyone at 1 s (plus latency): \(none.attemptsPerBin.prefix(4))")
+    }
+
     @Test("after an outage, no jitter reconnects in synchronized waves; full jitter spreads the load")
     func reconnectStorm() throws {
         let outcomes = HerdStudy.reconnect(connections: 1000, seed: 1)
