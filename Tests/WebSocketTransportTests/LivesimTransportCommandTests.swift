@@ -8,28 +8,34 @@ import Testing
 /// trust store's PEM was parsed from freed memory), which no debug run could see.
 @Suite("livesim transport commands", PeerServer.enabledTrait, .timeLimit(.minutes(1)))
 struct LivesimTransportCommandTests {
-    @Test("echo-client over wss:// trusts the CA given with --ca, and echoes")
-    func echoClientWithCA() async throws {
+    /// Runs `body` against the Python echo server over TLS, its certificate from a fresh test CA.
+    private func withTLSEchoServer(
+        _ body: (TestCertificates, PeerServer) async throws -> Livesim.Output
+    ) async throws -> Livesim.Output {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try await PeerServer.start(
             "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
         defer { server.stop() }
-        let run = try await Livesim.run([
-            "echo-client", "wss://127.0.0.1:\(server.port)/hello", "--ca", certificates.path("ca.pem"),
-        ])
+        return try await body(certificates, server)
+    }
+
+    @Test("echo-client over wss:// trusts the CA given with --ca, and echoes")
+    func echoClientWithCA() async throws {
+        let run = try await withTLSEchoServer { certificates, server in
+            try await Livesim.run([
+                "echo-client", "wss://127.0.0.1:\(server.port)/hello", "--ca", certificates.path("ca.pem"),
+            ])
+        }
         #expect(run.status == 0, "\(run)")
         #expect(run.standardOutput.contains("closed 1000 echoed"), "\(run)")
     }
 
     @Test("echo-client over wss:// without the CA refuses the server, saying why")
     func echoClientWithoutCA() async throws {
-        let certificates = try await TestCertificates.make()
-        defer { certificates.remove() }
-        let server = try await PeerServer.start(
-            "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
-        defer { server.stop() }
-        let run = try await Livesim.run(["echo-client", "wss://127.0.0.1:\(server.port)/hello"])
+        let run = try await withTLSEchoServer { _, server in
+            try await Livesim.run(["echo-client", "wss://127.0.0.1:\(server.port)/hello"])
+        }
         #expect(run.status == 1, "\(run)")
         #expect(run.standardOutput.contains("certificate verification failed"), "\(run)")
     }
@@ -44,15 +50,12 @@ struct LivesimTransportCommandTests {
 
     @Test("connect over wss:// with --ca opens and stays open for its duration")
     func connectWithCA() async throws {
-        let certificates = try await TestCertificates.make()
-        defer { certificates.remove() }
-        let server = try await PeerServer.start(
-            "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
-        defer { server.stop() }
-        let run = try await Livesim.run([
-            "connect", "wss://127.0.0.1:\(server.port)/", "--ca", certificates.path("ca.pem"), "--duration", "2",
-            "--ping-interval", "0.5", "--ping-timeout", "0.5",
-        ])
+        let run = try await withTLSEchoServer { certificates, server in
+            try await Livesim.run([
+                "connect", "wss://127.0.0.1:\(server.port)/", "--ca", certificates.path("ca.pem"), "--duration", "2",
+                "--ping-interval", "0.5", "--ping-timeout", "0.5",
+            ])
+        }
         #expect(run.status == 0, "\(run)")
         let phases = run.standardOutput.split(separator: "\n").map { $0.dropFirst(9) }
         #expect(phases.first == "phase idle", "\(run)")
