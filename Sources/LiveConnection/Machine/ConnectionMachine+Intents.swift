@@ -80,9 +80,9 @@ extension ConnectionMachine {
         case .subscribing(let g, let pending):
             // Not open until the transport took this one too.
             state = .subscribing(g, flushesPending: pending + 1)
-            return [.send(g, .subscribe(topic)), .flush(g)]
+            return [.send(g, .control(.subscribe(topic))), .flush(g)]
         case .open(let g, _, _):
-            return [.send(g, .subscribe(topic))]
+            return [.send(g, .control(.subscribe(topic)))]
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
             // No socket to send on: the next open resubscribes every topic.
             return []
@@ -94,7 +94,7 @@ extension ConnectionMachine {
         topics.remove(at: index)
         switch state {
         case .subscribing(let g, _), .open(let g, _, _):
-            return [.send(g, .unsubscribe(topic))]
+            return [.send(g, .control(.unsubscribe(topic)))]
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
             // No socket: the next open subscribes only the topics still wanted.
             return []

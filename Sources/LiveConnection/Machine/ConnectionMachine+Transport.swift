@@ -13,9 +13,9 @@ extension ConnectionMachine {
             // messages of the outage are its first ones, and must not be lost either.
             var effects: [Effect] = []
             if configuration.resume, lastSequence != nil || hasBeenOpen {
-                effects.append(.send(g, .resume(after: lastSequence ?? 0)))
+                effects.append(.send(g, .control(.resume(after: lastSequence ?? 0))))
             }
-            effects += topics.map { .send(g, .subscribe($0)) }
+            effects += topics.map { .send(g, .control(.subscribe($0))) }
             effects.append(.flush(g))
             state = .subscribing(g, flushesPending: 1)
             return effects

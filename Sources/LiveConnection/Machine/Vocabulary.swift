@@ -54,20 +54,32 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What the manager sends on a connection, besides the user's commands.
+/// What the manager sends on a connection: its own control frames, and the user's commands.
 public enum Outbound: Hashable, Sendable, CustomStringConvertible {
-    case subscribe(String)
-    case unsubscribe(String)
-    /// Ask the server to replay everything after this sequence number.
-    case resume(after: UInt64)
-    /// A user command, sent at most once.
+    /// A frame the manager sends on its own; ``SubscriptionProtocol`` spells it for a server.
+    case control(Control)
+    /// A user command, sent at most once: the app's own bytes.
     case command(CommandID)
+
+    /// The frames the manager sends on its own, in the abstract.
+    public enum Control: Hashable, Sendable, CustomStringConvertible {
+        case subscribe(String)
+        case unsubscribe(String)
+        /// Ask the server to replay everything after this sequence number.
+        case resume(after: UInt64)
+
+        public var description: String {
+            switch self {
+            case .subscribe(let topic): "subscribe \(topic)"
+            case .unsubscribe(let topic): "unsubscribe \(topic)"
+            case .resume(let sequence): "resume after \(sequence)"
+            }
+        }
+    }
 
     public var description: String {
         switch self {
-        case .subscribe(let topic): "subscribe \(topic)"
-        case .unsubscribe(let topic): "unsubscribe \(topic)"
-        case .resume(let sequence): "resume after \(sequence)"
+        case .control(let control): control.description
         case .command(let id): "command \(id)"
         }
     }

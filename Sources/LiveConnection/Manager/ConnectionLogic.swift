@@ -7,7 +7,7 @@
 ///     var phase: Phase { base.phase }
 ///     mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
 ///         base.handle(input, using: &random).filter {
-///             if case .send(_, .subscribe) = $0 { false } else { true }
+///             if case .send(_, .control(.subscribe)) = $0 { false } else { true }
 ///         }
 ///     }
 /// }

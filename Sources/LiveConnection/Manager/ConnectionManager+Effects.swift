@@ -15,9 +15,7 @@ extension ConnectionManager {
         case .send(let g, let outbound):
             guard let handle = generations[g] else { return }
             switch outbound {
-            case .subscribe(let topic): handle.post(.send(wire.encode(.subscribe(topic)), command: nil))
-            case .unsubscribe(let topic): handle.post(.send(wire.encode(.unsubscribe(topic)), command: nil))
-            case .resume(let after): handle.post(.send(wire.encode(.resume(after: after)), command: nil))
+            case .control(let control): handle.post(.send(wire.encode(control), command: nil))
             case .command(let id):
                 guard let pending = commands[id] else { preconditionFailure("sending unknown command \(id)") }
                 handle.post(.send(pending.message, command: id))

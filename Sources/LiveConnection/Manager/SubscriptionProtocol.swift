@@ -12,24 +12,17 @@ import Foundation
 /// The machine speaks of "subscribe", "resume" and "sequence numbers" in the abstract;
 /// this value is the only place that knows a particular server's spelling of them.
 public struct SubscriptionProtocol: Sendable {
-    /// Spells a control frame (never called for ``Outbound/command(_:)``: commands are the app's bytes).
-    public var encode: @Sendable (Control) -> Message
+    /// Spells a control frame (commands are the app's bytes and are sent as they are).
+    public var encode: @Sendable (Outbound.Control) -> Message
     /// The resume sequence number of an incoming message, if it carries one.
     public var sequence: @Sendable (Message) -> UInt64?
 
     public init(
-        encode: @escaping @Sendable (Control) -> Message,
+        encode: @escaping @Sendable (Outbound.Control) -> Message,
         sequence: @escaping @Sendable (Message) -> UInt64?
     ) {
         self.encode = encode
         self.sequence = sequence
-    }
-
-    /// The control frames the manager sends on its own.
-    public enum Control: Hashable, Sendable {
-        case subscribe(String)
-        case unsubscribe(String)
-        case resume(after: UInt64)
     }
 
     /// JSON text frames: `{"type":"subscribe","topic":T}`, `{"type":"unsubscribe","topic":T}`,

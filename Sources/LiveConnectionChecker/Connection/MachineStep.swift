@@ -96,9 +96,9 @@ struct MachineStepper: Sendable {
             switch effect {
             case .openConnection(let g, _): return .open(role(g))
             case .closeConnection(let g, _, _): return .close(role(g))
-            case .send(let g, .subscribe(let topic)): return .subscribe(topic: topicIndex(topic), role(g))
-            case .send(let g, .unsubscribe(let topic)): return .unsubscribe(topic: topicIndex(topic), role(g))
-            case .send(let g, .resume): return .resume(role(g))
+            case .send(let g, .control(.subscribe(let topic))): return .subscribe(topic: topicIndex(topic), role(g))
+            case .send(let g, .control(.unsubscribe(let topic))): return .unsubscribe(topic: topicIndex(topic), role(g))
+            case .send(let g, .control(.resume)): return .resume(role(g))
             case .send(let g, .command(let id)): return .command(Int(id.rawValue) - 1, role(g))
             case .ping(let g): return .ping(role(g))
             case .startTimer(let timer, let delay):

@@ -21,7 +21,7 @@ extension MonitorState {
                 live = g
                 subscribesOrderedByIntent = []
                 noteAttempt(now: now)
-            case .send(let g, .subscribe(let topic)) where g == live:
+            case .send(let g, .control(.subscribe(let topic))) where g == live:
                 if case .subscribe = input { subscribesOrderedByIntent.append(topic) }
             case .closeConnection(let g, _, _):
                 if live == g { live = nil }

@@ -68,7 +68,7 @@ package struct SkipsResubscribe: MachineWrapper {
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         let effects = base.handle(input, using: &random)
         guard case .opened = input else { return effects }
-        return effects.filter { if case .send(_, .subscribe) = $0 { false } else { true } }
+        return effects.filter { if case .send(_, .control(.subscribe)) = $0 { false } else { true } }
     }
 }
 
@@ -148,7 +148,7 @@ package struct ForgetsResume: MachineWrapper {
     package init(base: ConnectionMachine) { self.base = base }
 
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
-        base.handle(input, using: &random).filter { if case .send(_, .resume) = $0 { false } else { true } }
+        base.handle(input, using: &random).filter { if case .send(_, .control(.resume)) = $0 { false } else { true } }
     }
 }
 

@@ -154,7 +154,7 @@ struct IntentTests {
         driver.handle(.connect(.primary))
         #expect(driver.handle(.subscribe("loans")).isEmpty, "connecting: the open will resubscribe")
         driver.open(1)
-        #expect(driver.handle(.subscribe("holds")) == [.send(1, .subscribe("holds"))])
+        #expect(driver.handle(.subscribe("holds")) == [.send(1, .control(.subscribe("holds")))])
         #expect(driver.machine.topics == ["availability", "loans", "holds"])
     }
 
@@ -173,13 +173,13 @@ struct IntentTests {
         driver.handle(.subscribe("availability"))
         driver.handle(.subscribe("loans"))
         try driver.connectAndOpen()
-        #expect(driver.handle(.unsubscribe("availability")) == [.send(1, .unsubscribe("availability"))])
+        #expect(driver.handle(.unsubscribe("availability")) == [.send(1, .control(.unsubscribe("availability")))])
         #expect(driver.handle(.unsubscribe("never")).isEmpty)
         try driver.reset()
         try driver.fire(.retry)
         let reopen = driver.open(2)
-        #expect(!reopen.contains(.send(2, .subscribe("availability"))))
-        #expect(reopen.contains(.send(2, .subscribe("loans"))))
+        #expect(!reopen.contains(.send(2, .control(.subscribe("availability")))))
+        #expect(reopen.contains(.send(2, .control(.subscribe("loans")))))
     }
 
     @Test("the destination changes only through connect(to:): every retry and refresh reopens the same endpoint")

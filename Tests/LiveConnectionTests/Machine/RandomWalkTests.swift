@@ -229,9 +229,9 @@ struct RandomWalk {
                 case .command(let id):
                     if case .open = machine.state {} else { fail("command \(id) sent before open") }
                     unsentCommands.append((g, id))
-                case .subscribe(let topic): subscribedOn[g, default: []].append(topic)
-                case .unsubscribe(let topic): subscribedOn[g, default: []].removeAll { $0 == topic }
-                case .resume(let after): resumeOn[g, default: []].append(after)
+                case .control(.subscribe(let topic)): subscribedOn[g, default: []].append(topic)
+                case .control(.unsubscribe(let topic)): subscribedOn[g, default: []].removeAll { $0 == topic }
+                case .control(.resume(let after)): resumeOn[g, default: []].append(after)
                 }
             case .flush(let g):
                 if machine.connectedGeneration != g || sockets != [g] { fail("flush on \(g), which is not connected") }

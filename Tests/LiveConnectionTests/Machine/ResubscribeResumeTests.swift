@@ -19,9 +19,9 @@ struct ResubscribeResumeTests {
             let effects = driver.open(g)
             #expect(
                 effects == [
-                    .send(g, .resume(after: 41)),
-                    .send(g, .subscribe("availability")),
-                    .send(g, .subscribe("loans")),
+                    .send(g, .control(.resume(after: 41))),
+                    .send(g, .control(.subscribe("availability"))),
+                    .send(g, .control(.subscribe("loans"))),
                     .flush(g),
                     .cancelTimer(.connectTimeout(g)),
                     .startTimer(.heartbeat(g), driver.machine.configuration.heartbeatInterval),
@@ -37,7 +37,7 @@ struct ResubscribeResumeTests {
         driver.handle(.subscribe("loans"))
         driver.handle(.connect(.primary))
         let opened = driver.handle(.opened(1))
-        #expect(opened == [.send(1, .subscribe("loans")), .flush(1)])
+        #expect(opened == [.send(1, .control(.subscribe("loans"))), .flush(1)])
         #expect(driver.state == .subscribing(1, flushesPending: 1))
         #expect(driver.phase == .connecting(attempt: 1))
         #expect(driver.isArmed(.connectTimeout(1)), "a server that never takes the subscriptions is a connect timeout")
@@ -75,7 +75,7 @@ struct ResubscribeResumeTests {
         try driver.reset()
         try driver.fire(.retry)
         driver.handle(.opened(2))
-        #expect(driver.handle(.subscribe("holds")) == [.send(2, .subscribe("holds")), .flush(2)])
+        #expect(driver.handle(.subscribe("holds")) == [.send(2, .control(.subscribe("holds"))), .flush(2)])
         #expect(driver.handle(.received(2, sequence: 5)).isEmpty, "a replayed duplicate")
         #expect(driver.handle(.received(2, sequence: 6)) == [.deliverMessage])
         #expect(driver.handle(.send(1)) == [.completeCommand(1, .notConnected)], "not open yet")
@@ -98,8 +98,8 @@ struct ResubscribeResumeTests {
         var driver = MachineDriver()
         driver.handle(.subscribe("loans"))
         let effects = try driver.connectAndOpen()
-        #expect(!effects.contains { if case .send(_, .resume) = $0 { true } else { false } })
-        #expect(effects.contains(.send(1, .subscribe("loans"))))
+        #expect(!effects.contains { if case .send(_, .control(.resume)) = $0 { true } else { false } })
+        #expect(effects.contains(.send(1, .control(.subscribe("loans")))))
     }
 
     @Test("a connection that drops before any message resumes from 0: the outage's messages are not lost")
@@ -109,7 +109,7 @@ struct ResubscribeResumeTests {
         try driver.connectAndOpen()
         try driver.reset()
         try driver.fire(.retry)
-        #expect(driver.open(2).prefix(2) == [.send(2, .resume(after: 0)), .send(2, .subscribe("feed"))])
+        #expect(driver.open(2).prefix(2) == [.send(2, .control(.resume(after: 0))), .send(2, .control(.subscribe("feed")))])
     }
 
     @Test("with resume off, no resume is asked for and sequence numbers are not policed")
@@ -121,7 +121,7 @@ struct ResubscribeResumeTests {
         #expect(driver.handle(.received(1, sequence: 9)) == [.deliverMessage])
         try driver.reset()
         try driver.fire(.retry)
-        #expect(!driver.open(2).contains { if case .send(_, .resume) = $0 { true } else { false } })
+        #expect(!driver.open(2).contains { if case .send(_, .control(.resume)) = $0 { true } else { false } })
     }
 
     @Test("messages in order are delivered and remembered")
@@ -161,7 +161,7 @@ struct ResubscribeResumeTests {
         for sequence: UInt64 in 1...3 { driver.handle(.received(1, sequence: sequence)) }
         try driver.reset()
         try driver.fire(.retry)
-        #expect(driver.open(2).contains(.send(2, .resume(after: 3))))
+        #expect(driver.open(2).contains(.send(2, .control(.resume(after: 3)))))
         // The server replays from its log, overlapping what was already delivered.
         var delivered: [UInt64] = []
         for sequence: UInt64 in 2...5 where driver.handle(.received(2, sequence: sequence)).contains(.deliverMessage) {
