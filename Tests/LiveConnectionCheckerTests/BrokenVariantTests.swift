@@ -39,8 +39,9 @@ struct BrokenVariantTests {
         .init(variant: "ignores-generations", property: "stale-inputs-change-nothing", length: 3),
         // connect, subscribe while connecting, opened (no subscribe frame), flushed → open.
         .init(variant: "skips-resubscribe", property: "resubscribe-before-open", length: 4),
-        // connect, fail, retry, opened, flushed → open, fail: drawn for 2 failures, not 1.
-        .init(variant: "never-resets-backoff", property: "backoff-within-policy", length: 6),
+        // connect, fail, retry, opened, flushed → open, heartbeat, pong (proved), fail:
+        // drawn for 2 failures, not 1.
+        .init(variant: "never-resets-backoff", property: "backoff-within-policy", length: 8),
         // connect: open is reported with the socket request.
         .init(variant: "reports-open-early", property: "open-only-after-handshake", length: 1),
         // connect, opened, flushed → open, ping, pong deadline, the receive loop's late failure.

@@ -63,6 +63,37 @@ struct LivesimTransportCommandTests {
         // Pings every 0.5 s with a 0.5 s deadline for 2 s: a missed pong would show as waiting.
         #expect(!phases.contains { $0.hasPrefix("phase waiting") }, "\(run)")
     }
+
+    /// The backoff-reset rule over a real socket: a server that completes every handshake
+    /// and closes at once (or refuses with 401 forever) must be backed off from as the
+    /// policy says. Before the rule, every open reset the count: 44 connections in 3 s
+    /// against 4001, and "attempt=2" forever against 1011.
+    @Test(
+        "connect against a server that accepts then closes at once keeps to the policy's attempt rate",
+        arguments: ["/close-at-once/4001", "/close-at-once/1011", "/close-at-once/1000", "/reject/401"])
+    func hostileServerIsBackedOffFrom(path: String) async throws {
+        let server = try await SharedPeers.echo
+        let run = try await Livesim.run(["connect", "ws://127.0.0.1:\(server.port)\(path)", "--duration", "4"])
+        #expect(run.status == 0, "\(run)")
+        let attempts = run.standardOutput.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: "phase connecting attempt=") else { return nil }
+            return Int(line[range.upperBound...])
+        }
+        // Full jitter, base 1 s, cap 30 s (refreshes wait for one failure fewer): the waits
+        // grow 0–1, 0–2, 0–4, 0–8 s…, so 4 s hold a handful of attempts, each counted.
+        #expect(attempts.count >= 2, "\(run)")
+        #expect(attempts == Array(1...max(attempts.count, 1)), "the count never restarts: \(attempts)")
+        #expect(attempts.count <= 12, "\(attempts.count) attempts in 4 s: \(run)")
+    }
+
+    @Test("connect with a URL that can never work stops with the reason instead of retrying")
+    func permanentErrorStops() async throws {
+        let run = try await Livesim.run(["connect", "ws://127.0.0.1:99999/", "--duration", "5"])
+        let phases = run.standardOutput.split(separator: "\n").map { $0.dropFirst(9) }
+        #expect(phases.contains { $0.hasPrefix("phase stopped") && $0.contains("invalid URL") }, "\(run)")
+        #expect(phases.filter { $0.hasPrefix("phase connecting") }.count == 1, "\(run)")
+        #expect(!phases.contains { $0.hasPrefix("phase waiting") }, "\(run)")
+    }
 }
 
 /// The built `livesim`, next to the test bundle (both are products of the same build).

@@ -54,7 +54,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     public internal(set) var endpoint: Endpoint?
     /// The last generation minted (the live one while connecting or open).
     public internal(set) var generation: Generation = 0
-    /// Consecutive failed attempts since the last successful open.
+    /// Consecutive failed attempts since a connection last proved itself (answered a heartbeat).
     public internal(set) var failures = 0
     /// The last backoff delay drawn (decorrelated jitter remembers it).
     public internal(set) var lastDelay: Duration?

@@ -8,7 +8,7 @@
 public enum Phase: Hashable, Sendable, CustomStringConvertible {
     /// Never asked to connect.
     case idle
-    /// A connection attempt is in flight (`attempt` counts from 1 since the last open).
+    /// A connection attempt is in flight (`attempt` counts from 1 since a connection last proved itself by answering a heartbeat).
     case connecting(attempt: Int)
     /// The handshake completed and every topic was resubscribed.
     case open

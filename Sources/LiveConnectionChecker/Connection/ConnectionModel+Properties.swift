@@ -38,7 +38,7 @@ extension ConnectionModel {
                 "a reconnect is never scheduled while one is already pending"),
             flaw(
                 .backoffWithinPolicy, .delayOutOfPolicy,
-                "every retry delay lies within the policy's bounds for the failures since the last open"),
+                "every retry delay lies within the policy's bounds for the failures since the connection last proved itself (answered a heartbeat)"),
             flaw(
                 .quietAfterStop, .activityAfterTerminal,
                 "a terminal close or handshake status stops the machine, and nothing opens until connect(to:)"),

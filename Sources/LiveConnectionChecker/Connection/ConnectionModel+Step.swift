@@ -32,8 +32,13 @@ extension ConnectionModel {
             // Once anything was delivered or a connection was open, a new one must resume:
             // the messages of the outage would be lost otherwise.
             e.resumeOwed = configuration.resume && (e.delivered != 0 || e.everOpen)
-        case .received(let number): sequence = number
-        case .pong: e.pingUnanswered = false
+        case .received(let number):
+            sequence = number
+            // Any frame answers a ping: the connection proved itself (the backoff-reset rule).
+            if e.pingUnanswered { e.failuresSinceProof = 0 }
+        case .pong:
+            e.pingUnanswered = false
+            e.failuresSinceProof = 0
         case .flushed: e.flushes -= 1
         case .terminalIfLive(let terminal): terminalNow = terminal
         case .timer(.retry): e.retryArmed = false
@@ -79,7 +84,7 @@ extension ConnectionModel {
                 // Every wait reported is one more failure, except the wait after a
                 // successful refresh (the machine retries with the failures before it).
                 if !refreshSucceeded {
-                    e.failuresSinceOpen = min(e.failuresSinceOpen + 1, UInt8(codebook.failureCap))
+                    e.failuresSinceProof = min(e.failuresSinceProof + 1, UInt8(codebook.failureCap))
                 }
             case .complete(let command):
                 let status = e[command: command]
@@ -100,7 +105,6 @@ extension ConnectionModel {
                     }
                     if e.resumeOwed { flaws.insert(.openBeforeResume) }
                 }
-                e.failuresSinceOpen = 0
                 e.everOpen = true
             case .report:
                 break
@@ -108,7 +112,7 @@ extension ConnectionModel {
         }
 
         if let delay = retryDelay {
-            let failures = refreshSucceeded ? max(0, Int(e.failuresSinceOpen) - 1) : Int(e.failuresSinceOpen)
+            let failures = refreshSucceeded ? max(0, Int(e.failuresSinceProof) - 1) : Int(e.failuresSinceProof)
             if delay < .zero || delay > retryCeilings[min(failures, retryCeilings.count - 1)] {
                 flaws.insert(.delayOutOfPolicy)
             }

@@ -208,9 +208,12 @@ public struct ConnectionModel: Model {
             for index in inputs.handshakeFailures { deliver(index) }
         case .open:
             if environment.network == .up {
+                // The pong first: a counterexample that needs a heartbeat answered (the
+                // backoff-reset rule) then takes it, which the simulated world can realize,
+                // rather than a message with no sequence number, which it cannot.
+                if environment.pingUnanswered { deliver(inputs.pong) }
                 deliver(inputs.receivedPlain)
                 for index in inputs.receivedSequence.prefix(Int(environment.serverLog)) { deliver(index) }
-                if environment.pingUnanswered { deliver(inputs.pong) }
                 for index in inputs.peerCloses { deliver(index) }
             }
             deliver(inputs.reset)

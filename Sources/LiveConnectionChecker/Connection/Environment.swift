@@ -9,7 +9,7 @@
 /// Layout (bit offsets): network 0–1, an older generation exists 2, live socket 3–4,
 /// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), ping unanswered 9,
 /// server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, command
-/// status 19–24, refresh pending 25, terminal close seen 26, failures since open 27–30,
+/// status 19–24, refresh pending 25, terminal close seen 26, failures since proof 27–30,
 /// flaws 32–47, flushes outstanding 48–50, resume owed 51, reported open once 52.
 struct Environment: Hashable, Sendable {
     enum Network: UInt8 { case up, down, frozen }
@@ -29,7 +29,7 @@ struct Environment: Hashable, Sendable {
     var commands: (Command, Command, Command) = (.unissued, .unissued, .unissued)
     var refreshPending = false
     var terminal = false
-    var failuresSinceOpen: UInt8 = 0
+    var failuresSinceProof: UInt8 = 0
     var flaws: Flaws = []
     /// Flushes the live connection was asked for and has not answered.
     var flushes: UInt8 = 0
@@ -61,7 +61,7 @@ struct Environment: Hashable, Sendable {
         )
         refreshPending = word & (1 << 25) != 0
         terminal = word & (1 << 26) != 0
-        failuresSinceOpen = UInt8((word >> 27) & 15)
+        failuresSinceProof = UInt8((word >> 27) & 15)
         flaws = Flaws(rawValue: UInt16(truncatingIfNeeded: word >> 32))
         flushes = UInt8((word >> 48) & 7)
         resumeOwed = word & (1 << 51) != 0
@@ -82,7 +82,7 @@ struct Environment: Hashable, Sendable {
             UInt64(commands.0.rawValue) << 19 | UInt64(commands.1.rawValue) << 21 | UInt64(commands.2.rawValue) << 23
         if refreshPending { word |= 1 << 25 }
         if terminal { word |= 1 << 26 }
-        word |= UInt64(failuresSinceOpen) << 27
+        word |= UInt64(failuresSinceProof) << 27
         word |= UInt64(flaws.rawValue) << 32
         word |= UInt64(flushes) << 48
         if resumeOwed { word |= 1 << 51 }

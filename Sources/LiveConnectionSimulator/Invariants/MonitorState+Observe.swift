@@ -11,9 +11,10 @@ extension MonitorState {
         // and waits before reconnecting is the same failure, not a new one).
         let refreshed = input == .credentialsRefreshed(succeeded: true)
         if !refreshed, effects.contains(where: { if case .report(.waiting) = $0 { true } else { false } }) {
-            failuresSinceOpen += 1
+            failuresSinceProof += 1
             failuresSinceIntent += 1
         }
+        noteProof(input)
 
         for effect in effects {
             switch effect {
@@ -23,7 +24,10 @@ extension MonitorState {
                 noteAttempt(now: now)
             case .send(let g, .control(.subscribe(let topic))) where g == live:
                 if case .subscribe = input { subscribesOrderedByIntent.append(topic) }
+            case .ping(let g) where g == openGeneration && pingOutstanding == nil:
+                pingOutstanding = g
             case .closeConnection(let g, _, _):
+                if pingOutstanding == g { pingOutstanding = nil }
                 if live == g { live = nil }
                 if openGeneration == g { openGeneration = nil }
                 closedAt[g] = now
@@ -112,12 +116,28 @@ extension MonitorState {
         return false
     }
 
+    /// The backoff-reset rule (docs/architecture.md): the open connection's first answer
+    /// to a ping — its pong, or any frame — proves it, and the failure count starts again.
+    /// An open alone proves nothing: a server that accepts then closes is still failing.
+    private mutating func noteProof(_ input: Input) {
+        let answer: Generation?
+        switch input {
+        case .pong(let g), .received(let g, _): answer = g
+        default: answer = nil
+        }
+        guard let answer, answer == pingOutstanding, answer == openGeneration else { return }
+        pingOutstanding = nil
+        failuresSinceProof = 0
+        failuresSinceIntent = 0
+        previousDelay = nil
+    }
+
     /// The delay must be possible after j failures, for some j between the failures
-    /// since the last intent that may have reset the count and those since the last open.
+    /// since the last intent that may have reset the count and those since the last proof.
     private mutating func checkBackoff(_ delay: Duration, refreshed: Bool, now: VirtualClock.Instant) {
         checks += 1
-        let low = min(failuresSinceIntent, failuresSinceOpen)
-        let high = max(failuresSinceIntent, failuresSinceOpen)
+        let low = min(failuresSinceIntent, failuresSinceProof)
+        let high = max(failuresSinceIntent, failuresSinceProof)
         let policy = configuration.backoff
         let fits = (low...high).contains { count in
             // A refresh reconnects with the delay for one failure fewer (it was not a failed attempt).
@@ -130,18 +150,15 @@ extension MonitorState {
             let expected = policy.distribution(afterFailures: refreshed ? max(0, low - 1) : low, previous: previousDelay)
             violate(
                 .backoffWithinPolicy, at: now,
-                "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last open; the policy allows \(expected)")
+                "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last proof; the policy allows \(expected)")
         }
         previousDelay = delay
     }
 
-    /// Opening: the handshake happened, every topic was resubscribed on this socket, and
-    /// the failure count starts again.
+    /// Opening: the handshake happened and every topic was resubscribed on this socket.
+    /// (The failure count does not start again here: see `noteProof`.)
     private mutating func checkOpen(now: VirtualClock.Instant) {
         checks += 2
-        failuresSinceOpen = 0
-        failuresSinceIntent = 0
-        previousDelay = nil
         openReportedAt = now
         openGeneration = live
         guard let g = live, let link = network.link(for: g), link.handshakeCompleted else {

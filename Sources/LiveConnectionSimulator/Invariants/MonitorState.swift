@@ -41,10 +41,13 @@ struct MonitorState {
     var foreground = true
     var stopped = false
 
-    // Backoff: failures since the last open, and since the last intent that may reset them.
-    var failuresSinceOpen = 0
+    // Backoff: failures since the connection last proved itself (answered a heartbeat),
+    // and since the last intent that may reset them.
+    var failuresSinceProof = 0
     var failuresSinceIntent = 0
     var previousDelay: Duration?
+    /// The open generation pinged and not yet answered (a pong or any frame answers).
+    var pingOutstanding: Generation?
 
     // Resume.
     var lastDelivered: UInt64?

@@ -57,7 +57,7 @@ extension Rule {
         "resubscribe-before-open", "every connection sends a subscribe for every wanted topic before it reports open",
         judges: [.simulator, .checker])
     public static let backoffWithinPolicy = Rule(
-        "backoff-within-policy", "every retry delay lies within the policy's bounds for the failures since the last open",
+        "backoff-within-policy", "every retry delay lies within the policy's bounds for the failures since the connection last proved itself (answered a heartbeat)",
         judges: [.simulator, .checker])
     public static let quietAfterStop = Rule(
         "quiet-after-stop",

@@ -14,7 +14,7 @@ extension LogicVariant {
             name: "skips-resubscribe", summary: "does not resubscribe when a connection opens",
             breaks: .resubscribeBeforeOpen, wrapper: SkipsResubscribe.self),
         LogicVariant(
-            name: "never-resets-backoff", summary: "never resets the failure counter after a successful open",
+            name: "never-resets-backoff", summary: "never resets the failure counter when a connection proves itself",
             breaks: .backoffWithinPolicy, wrapper: NeverResetsBackoff.self),
         LogicVariant(
             name: "leaks-sockets", summary: "never closes a connection it abandons",
@@ -82,7 +82,9 @@ package struct NeverResetsBackoff: MachineWrapper {
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         let before = base
         let effects = base.handle(input, using: &random)
-        guard effects.contains(.report(.open)) else { return effects }
+        // The reset the shipped machine makes when a connection proves itself (a transport
+        // callback; intents such as connect(to:) may reset the count too, and still do).
+        guard input.generation != nil, base.failures < before.failures else { return effects }
         base = ConnectionMachine(
             configuration: base.configuration, state: base.state, wanted: base.wanted, foreground: base.foreground,
             endpoint: base.endpoint, generation: base.generation, failures: before.failures,

@@ -189,6 +189,9 @@ struct IntentTests {
         try driver.reset()
         try driver.fire(.retry)
         driver.open(2)
+        // Proven (it answered a heartbeat), so the refresh after 4001 reconnects at once.
+        try driver.fire(.heartbeat(2))
+        driver.handle(.pong(2))
         driver.handle(.closedByPeer(2, code: .tokenExpired, reason: "expired"))
         driver.handle(.credentialsRefreshed(succeeded: true))
         driver.handle(.setForeground(false))

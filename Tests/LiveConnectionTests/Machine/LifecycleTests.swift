@@ -76,21 +76,54 @@ struct LifecycleTests {
         #expect(driver.log.retryDelays == [1, 2, 4, 8, 16, 30, 30].map { .seconds($0) })
     }
 
-    @Test("a successful open resets the failure counter: the next drop waits the first delay again")
-    func openResetsFailures() throws {
+    @Test("an open alone does not reset the failure counter: a server that accepts then closes is backed off from")
+    func openAloneKeepsFailures() throws {
+        var driver = MachineDriver(.with { $0.backoff = .table() })
+        driver.handle(.connect(.primary))
+        try driver.failAttempts(4)  // waited 1, 2, 4, 8 s
+        for expected in [16, 30, 30] {
+            try driver.fire(.retry)
+            driver.open(try driver.live)
+            #expect(driver.phase == .open)
+            let effects = driver.handle(.closedByPeer(try driver.live, code: .internalError, reason: "bye"))
+            #expect(effects.retryDelays == [.seconds(expected)], "the open proved nothing: the backoff keeps growing")
+        }
+        #expect(try driver.fire(.retry).phases == [.connecting(attempt: 8)])
+    }
+
+    @Test("a connection that answers a heartbeat proved itself: the next drop waits the first delay again")
+    func answeredHeartbeatResetsFailures() throws {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         driver.handle(.connect(.primary))
         try driver.failAttempts(4)  // waited 1, 2, 4, 8 s
         try driver.fire(.retry)
-        driver.open(try driver.live)
-        #expect(driver.phase == .open)
+        let g = try driver.live
+        driver.open(g)
+        try driver.fire(.heartbeat(g))
+        driver.handle(.pong(g))
         let effects = try driver.reset()
-        #expect(effects.retryDelays == [.seconds(1)], "not 16 s: the open proved the server reachable")
+        #expect(effects.retryDelays == [.seconds(1)], "not 16 s: the pong proved the connection")
         #expect(try driver.fire(.retry).phases == [.connecting(attempt: 2)])
     }
 
-    @Test("a successful open forgets the previous delay that decorrelated jitter grows from")
-    func openResetsPreviousDelay() throws {
+    @Test("any frame that answers a ping proves the connection, as a pong does")
+    func frameAfterPingResetsFailures() throws {
+        var driver = MachineDriver(.with { $0.backoff = .table() })
+        driver.handle(.connect(.primary))
+        try driver.failAttempts(3)
+        try driver.fire(.retry)
+        let g = try driver.live
+        driver.open(g)
+        // A message before any ping proves nothing yet: it may be the server's last word.
+        driver.handle(.received(g, sequence: nil))
+        #expect(driver.machine.failures == 3)
+        try driver.fire(.heartbeat(g))
+        driver.handle(.received(g, sequence: nil))
+        #expect(driver.machine.failures == 0)
+    }
+
+    @Test("a proven connection forgets the previous delay that decorrelated jitter grows from")
+    func proofResetsPreviousDelay() throws {
         var driver = MachineDriver(.with { $0.backoff = .decorrelatedJitter(base: .seconds(1), cap: .seconds(30)) })
         var top = ConstantWords(word: .max)
         driver.machine.handle(.connect(.primary), using: &top)
@@ -100,10 +133,44 @@ struct LifecycleTests {
         }
         // Delays at the top of their ranges: 3, 9, 27 s.
         #expect(driver.machine.lastDelay == .seconds(27))
-        driver.machine.handle(.opened(try driver.live), using: &top)
-        driver.machine.handle(.flushed(try driver.live), using: &top)
-        let effects = driver.machine.handle(.failed(try driver.live, .refused), using: &top)
+        let g = try driver.live
+        driver.machine.handle(.opened(g), using: &top)
+        driver.machine.handle(.flushed(g), using: &top)
+        driver.machine.handle(.timerFired(.heartbeat(g)), using: &top)
+        driver.machine.handle(.pong(g), using: &top)
+        let effects = driver.machine.handle(.failed(g, .refused), using: &top)
         #expect(effects.retryDelays == [.seconds(3)], "U(1 s, 3·1 s), not U(1 s, 3·27 s)")
+    }
+
+    @Test("a refresh that does not help backs off: 4001 after every open waits longer each time")
+    func refreshLoopBacksOff() throws {
+        var driver = MachineDriver(.with { $0.backoff = .table() })
+        try driver.connectAndOpen()
+        var waits: [Duration] = []
+        for _ in 0..<5 {
+            driver.handle(.closedByPeer(try driver.live, code: .tokenExpired, reason: "expired"))
+            let effects = driver.handle(.credentialsRefreshed(succeeded: true))
+            waits += effects.retryDelays
+            if effects.retryDelays.isEmpty { #expect(driver.machine.liveGeneration != nil) } else { try driver.fire(.retry) }
+            driver.open(try driver.live)
+        }
+        // The first refresh reconnects at once (seed 000); the ones that did not help wait 1, 2, 4, 8 s.
+        #expect(waits == [1, 2, 4, 8].map { .seconds($0) })
+    }
+
+    @Test(
+        "a permanent error (a URL that cannot be used) stops with the reason instead of retrying",
+        arguments: ["bad port 99999", "scheme must be ws or wss: http://example.com/"])
+    func permanentErrorStops(detail: String) throws {
+        var driver = MachineDriver()
+        driver.handle(.connect(.primary))
+        let effects = driver.handle(.connectFailed(try driver.live, .invalidURL(detail)))
+        #expect(effects.retryDelays.isEmpty)
+        #expect(driver.phase == .stopped(reason: "invalid URL: \(detail)"))
+        #expect(!driver.machine.wanted)
+        // connect(to:) again (another URL) is the way out.
+        driver.handle(.connect(.secondary))
+        #expect(driver.phase == .connecting(attempt: 1))
     }
 
     @Test(

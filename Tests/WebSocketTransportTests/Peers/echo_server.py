@@ -9,7 +9,8 @@ Every message is echoed with its type, except text starting with "!":
   !big N               send a binary message of N bytes
 Paths /reject/STATUS answer the upgrade with that HTTP status. On the path /hello the
 server speaks first: it sends "hello", waits for the same text back (an echo client's
-answer) and closes with 1000 "echoed", or 1008 "wrong echo".
+answer) and closes with 1000 "echoed", or 1008 "wrong echo". On /close-at-once/CODE it
+completes the handshake and closes at once with CODE (a hostile server for the backoff).
 
   !big0 N              send a text message of N zeros ("0"), which compresses about 1000:1
   !closes              send, as JSON, the [code, reason] of every earlier connection's closing handshake
@@ -44,6 +45,9 @@ async def handler(ws):
 
 
 async def serve_connection(ws):
+    if ws.request.path.startswith("/close-at-once/"):
+        await ws.close(int(ws.request.path.split("/")[2]), "hostile")
+        return
     if ws.request.path == "/hello":
         await ws.send("hello")
         answer = await ws.recv()
