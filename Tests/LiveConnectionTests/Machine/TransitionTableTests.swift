@@ -86,6 +86,7 @@ struct TransitionTableTests {
         case "connectFailed(g, handshake 403)": return [.connectFailed(g, .handshakeRejected(status: 403))]
         case "connectFailed(g, handshake 401)": return [.connectFailed(g, .handshakeRejected(status: 401))]
         case "connectFailed(g, other)": return [.connectFailed(g, .refused)]
+        case "connectFailed(g, invalidURL)": return [.connectFailed(g, .invalidURL("bad port 99999"))]
         case "timerFired(connectTimeout(g))": return [.timerFired(.connectTimeout(g))]
         case "timerFired(retry)": return [.timerFired(.retry)]
         case "timerFired(heartbeat(g))": return [.timerFired(.heartbeat(g))]
