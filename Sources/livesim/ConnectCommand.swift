@@ -15,20 +15,20 @@ extension Command {
             change and message, one line each, with the seconds since start. Topics are
             subscribed on every connection (JSON protocol: {"type":"subscribe","topic":T}).
             Runs until interrupted (Ctrl-C: sends a close frame, prints "stopped", exits 130),
-            for --duration, until the manager stops for good (e.g. close 1008 or 4003), or
-            until --max-attempts attempts in a row fail.
+            for --duration, or until the manager stops for good (e.g. close 1008 or 4003, or
+            --max-attempts failures since a connection last answered a heartbeat).
 
               --topic T                subscribe to T (repeatable, at most 1000)
               --ping-interval D        heartbeat interval, 10ms to 1h (default 25s)
               --ping-timeout D         heartbeat timeout, 10ms to 1h (default 10s)
               --duration D             disconnect (close 1000) and exit after D, 1ms to 1000h
-              --max-attempts N         give up after N failed attempts in a row, 1 to 1000000 (default 10);
-                                       an open resets the count
+              --max-attempts N         give up after N failures, 1 to 1000000 (default 10); only a
+                                       connection that answers a heartbeat resets the count
             \(TransportOptions.usage)
             """,
         exitCodes: [
             0: "ran for --duration and closed",
-            1: "the manager stopped for good, N attempts in a row failed, or an error (unreadable --ca)",
+            1: "the manager stopped for good (a terminal close, or gave up after N attempts), or an error (unreadable --ca)",
             130: "interrupted (SIGINT, Ctrl-C) after sending the close frame",
             143: "terminated (SIGTERM) after sending the close frame",
         ],
@@ -45,6 +45,8 @@ extension Command {
                 "--ping-timeout", in: heartbeats, default: configuration.heartbeatTimeout)
             let duration = try arguments.duration("--duration", in: Arguments.runDurations)
             let maxAttempts = try arguments.integer("--max-attempts", in: 1...1_000_000, default: 10)
+            // In 1...1000000, so the manager's own check (at least 1) cannot refuse it.
+            try? configuration.limitAttempts(to: maxAttempts)
             let options = try TransportOptions(&arguments)
             let url = try parseWebSocketURL(try arguments.positional("URL"))
             try arguments.finish()
@@ -53,7 +55,7 @@ extension Command {
                 let transport = TrackedTransport(inner: WebSocketTransport(configuration: try options.configuration()))
                 let session = ConnectSession(
                     manager: ConnectionManager(configuration: configuration, transport: transport),
-                    transport: transport, maxAttempts: maxAttempts)
+                    transport: transport)
                 return await session.run(endpoint: endpoint, topics: topics, duration: duration)
             }
         })

@@ -6,15 +6,13 @@ import LiveConnection
 struct ConnectSession: Sendable {
     let manager: ConnectionManager
     let transport: TrackedTransport
-    let maxAttempts: Int
     private let clock = ContinuousClock()
     /// The transport's close timeout (2 s) and a margin: how long a stop waits for the server's close.
     private let closeGrace: Duration = .seconds(3)
 
-    init(manager: ConnectionManager, transport: TrackedTransport, maxAttempts: Int) {
+    init(manager: ConnectionManager, transport: TrackedTransport) {
         self.manager = manager
         self.transport = transport
-        self.maxAttempts = maxAttempts
     }
 
     /// What can happen while connected.
@@ -57,7 +55,6 @@ struct ConnectSession: Sendable {
             await manager.connect(to: endpoint)
 
             var stopping: Stop?
-            var attempt = 0
             var status: Int32 = 1
             loop: for await occurrence in occurrences {
                 var request: Stop?
@@ -67,10 +64,6 @@ struct ConnectSession: Sendable {
                     // Unbuffered, so a pipe sees each event as it happens.
                     FileHandle.standardOutput.write(Data((String(format: "%8.3f ", seconds) + "\(event)\n").utf8))
                     switch event {
-                    case .phase(.connecting(let number)): attempt = number
-                    case .phase(.open): attempt = 0
-                    case .phase(.waiting(let reason, _)) where attempt >= maxAttempts:
-                        request = Stop(status: 1, why: "gave up after \(attempt) failed attempts in a row: \(reason)")
                     case .phase(.stopped(let reason)):
                         if let stopping {
                             await waitForCloseHandshake()

@@ -81,11 +81,11 @@ struct DisconnectTests {
 @Suite("Giving up after N attempts")
 struct GiveUpManagerTests {
     @Test("three refused handshakes with a limit of three: stopped, and no fourth attempt")
-    func givesUp() {
+    func givesUp() throws {
         let server = InMemoryServer()
         server.failHandshakes(with: 503)
         var configuration = ConnectionManagerTests.configuration
-        configuration.maximumAttempts = 3
+        try configuration.limitAttempts(to: 3)
         let phases = Locked<[Phase]>([])
         let run = ManagerHarness.simulate(configuration: configuration, server: server) { harness in
             var events = await harness.manager.events().makeAsyncIterator()

@@ -26,10 +26,28 @@ public struct ConnectionConfiguration: Hashable, Sendable {
     public var terminalHandshakeStatuses: Set<Int> = [403]
     /// Ask the server to replay from the last sequence number on every new connection.
     public var resume: Bool = true
-    /// Give up after this many consecutive failed attempts (none opened in between), ending
-    /// in `stopped("gave up after N attempts")`; `connect(to:)` starts over. Opt-in: nil (the
-    /// default) retries until `disconnect()`. Values below 1 count as 1.
-    public var maximumAttempts: Int? = nil
+    /// Give up after this many failures since a connection last proved itself (answered a
+    /// heartbeat), ending in `stopped("gave up after N attempts")`; `connect(to:)` starts over.
+    /// The same count as the backoff's: a server that accepts then closes at once is given up
+    /// on, not retried forever. Opt-in: nil (the default) retries until `disconnect()`. Set it
+    /// with ``limitAttempts(to:)``, which refuses a limit below 1.
+    public private(set) var maximumAttempts: Int? = nil
 
     public init() {}
+
+    /// Gives up after `limit` failures since a connection last proved itself; nil retries
+    /// until `disconnect()`.
+    ///
+    /// ```swift
+    /// var configuration = ConnectionConfiguration()
+    /// try configuration.limitAttempts(to: 5)
+    /// ```
+    /// - Throws: ``ConfigurationError/outOfRange(_:value:range:)`` for a limit below 1 (a limit
+    ///   of 0 cannot be kept: the first attempt is made before any can fail), and nothing changes.
+    public mutating func limitAttempts(to limit: Int?) throws(ConfigurationError) {
+        if let limit, limit < 1 {
+            throw .outOfRange("maximumAttempts", value: limit, range: "at least 1, or nil for no limit")
+        }
+        maximumAttempts = limit
+    }
 }

@@ -37,7 +37,8 @@ extension ConnectionMachine {
         failures += 1
         // The app's opt-in limit wins over "wanted until disconnect": it asked to be told
         // instead of retrying forever (stop clears `wanted`; only connect(to:) starts over).
-        if let limit = configuration.maximumAttempts, failures >= max(1, limit) {
+        // It counts what the backoff counts: failures since a connection last proved itself.
+        if let limit = configuration.maximumAttempts, failures >= limit {
             return stop(reason: "gave up after \(failures) attempts")
         }
         let delay = configuration.backoff.delay(afterFailures: failures, previous: lastDelay, using: &random)
