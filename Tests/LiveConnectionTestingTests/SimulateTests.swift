@@ -188,7 +188,7 @@ struct SimulationWorldTests {
                     var phases: [String] = []
                     while let event = await events.next() {
                         phases.append("\(event)")
-                        if event == .phase(.open) { break }
+                        if case .phase(.open) = event { break }
                     }
                     try await world.clock.sleep(for: .seconds(1))
                     try await world.perform(.resetConnection)
@@ -201,7 +201,7 @@ struct SimulationWorldTests {
             }
         }
         #expect(phases.first == "phase idle")
-        #expect(phases.contains("phase open"))
+        #expect(phases.contains("phase open attempt=1"))
         #expect(phases.last?.contains("reason=\"error ECONNRESET\"") == true, "\(phases)")
         let schedule = try #require(recorder.entries.first).trace.scenario.schedule
         #expect(schedule.map(\.action) == [.subscribe("room"), .connect(endpoint: 0), .resetConnection])
@@ -233,14 +233,14 @@ struct SimulationWorldTests {
                 "0ms action subscribe room",
                 "0ms action connect endpoint=0",
                 "0ms m1 phase connecting attempt=1",
-                "0ms m1 phase open",
+                "0ms m1 phase open attempt=1",
                 "1000ms action broadcast topic=room text=hi",
                 "1000ms m1 deliver seq=1",
                 "2000ms log screen shows 1",
                 "2000ms action reset",
                 "2000ms m1 phase waiting 759.472479ms reason=\"error ECONNRESET\"",
                 "2759.472479ms m1 phase connecting attempt=2",
-                "2759.472479ms m1 phase open",
+                "2759.472479ms m1 phase open attempt=2",
                 "4000ms m1 phase stopped reason=\"disconnected\"",
             ], "\(lines.joined(separator: "\n"))")
         // The timeline survives the trace file's round trip.

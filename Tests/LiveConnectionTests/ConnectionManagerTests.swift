@@ -27,7 +27,7 @@ struct ConnectionManagerTests {
         let run = ManagerHarness.simulate(configuration: Self.configuration, server: server) { harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             do { try await harness.manager.send(text: "buy") } catch { failed.set(true) }
         }
         #expect(run.finished)
@@ -42,7 +42,7 @@ struct ConnectionManagerTests {
         let run = ManagerHarness.simulate(configuration: Self.configuration, server: server) { harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             harness.server.stallNextSend()
             await withDiscardingTaskGroup { group in
                 group.addTask {
@@ -51,7 +51,7 @@ struct ConnectionManagerTests {
                 try? await harness.clock.sleep(for: .milliseconds(10))
                 harness.server.resetAll()
             }
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             try? await harness.clock.sleep(for: .seconds(5))
         }
         #expect(run.finished)
@@ -80,9 +80,9 @@ struct ConnectionManagerTests {
                 var events = await manager.events().makeAsyncIterator()
                 await manager.connect(
                     to: Endpoint(url: ManagerHarness.url, headers: [.init("Authorization", "Bearer old")]))
-                while let event = await events.next(), event != .phase(.open) {}
+                while let event = await events.next(), !event.isOpen {}
                 server.closeAll(code: .tokenExpired, reason: "token expired")
-                while let event = await events.next(), event != .phase(.open) {}
+                while let event = await events.next(), !event.isOpen {}
                 group.cancelAll()
             }
         }
@@ -97,18 +97,18 @@ struct ConnectionManagerTests {
         let run = ManagerHarness.simulate(configuration: Self.configuration, server: server) { harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             await harness.manager.setForeground(false)
             await harness.waitFor(&events) { $0 == .phase(.backgrounded) }
             try? await harness.clock.sleep(for: .seconds(30))
             #expect(harness.server.openConnections == 0)
             await harness.manager.setForeground(true)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
         }
         #expect(run.finished)
         #expect(server.connectionCount == 2)
         // Reconnected in the same virtual instant the app came back.
-        let times = run.log.filter { $0.hasSuffix("phase open") }.map { $0.split(separator: " ")[0] }
+        let times = run.log.filter { $0.contains(" phase open attempt=") }.map { $0.split(separator: " ")[0] }
         #expect(times == ["0", "30000"], "log: \(run.log)")
     }
 
@@ -120,7 +120,7 @@ struct ConnectionManagerTests {
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.subscribe("loans")
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             for sequence in [1, 2, 2, 3, 1, 6] { harness.server.broadcast(#"{"seq":\#(sequence)}"#) }
             var seen = 0
             while seen < 5, let event = await events.next() {
@@ -132,7 +132,7 @@ struct ConnectionManagerTests {
             }
             // The next connection asks to resume after the last sequence delivered.
             harness.server.resetAll()
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
         }
         #expect(run.finished)
         #expect(delivered.lines == ["message 1", "message 2", "message 3", "gap 4..<6", "message 6"])
@@ -145,21 +145,21 @@ struct ConnectionManagerTests {
         _ = ManagerHarness.simulate(configuration: Self.configuration) { harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             harness.server.broadcast("hello")
             await harness.waitFor(&events) { if case .message = $0 { true } else { false } }
             var late = await harness.manager.events().makeAsyncIterator()
             let first = await late.next()
             firstOfLate.set(first)
         }
-        #expect(firstOfLate.value == .phase(.open))
+        #expect(firstOfLate.value == .phase(.open(attempt: 1)))
     }
 
     @Test("events decode as Decodable values, skipping other shapes")
     func decoding() async {
         struct Loan: Decodable, Sendable, Equatable { var seq: Int; var amount: Int }
         let (stream, continuation) = AsyncStream.makeStream(of: ConnectionEvent.self)
-        continuation.yield(.phase(.open))
+        continuation.yield(.phase(.open(attempt: 1)))
         continuation.yield(.message(.text(#"{"seq":1,"amount":5}"#), sequence: 1))
         continuation.yield(.message(.text("not json"), sequence: nil))
         continuation.yield(.message(.binary(Data(#"{"seq":2,"amount":7}"#.utf8)), sequence: 2))
@@ -186,7 +186,7 @@ struct ConnectionManagerLifetimeTests {
             await withDiscardingTaskGroup { group in
                 group.addTask { await manager.run() }
                 await manager.connect(to: ManagerHarness.url)
-                while let event = await events.next(), event != .phase(.open) {}
+                while let event = await events.next(), !event.isOpen {}
                 group.cancelAll()
             }
             while await events.next() != nil {}

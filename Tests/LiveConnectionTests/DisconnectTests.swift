@@ -15,7 +15,7 @@ struct DisconnectTests {
             harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             do throws(CloseRequestError) {
                 try await harness.manager.disconnect(code: CloseCode(4000), reason: "signed out")
             } catch {
@@ -46,7 +46,7 @@ struct DisconnectTests {
             harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             do throws(CloseRequestError) { try await harness.manager.disconnect(code: code, reason: reason) } catch {
                 outcome.set(error)
             }
@@ -56,7 +56,7 @@ struct DisconnectTests {
         let expected: CloseRequestError =
             reason.isEmpty ? .codeNotSendable(code) : .reasonTooLong(bytes: reason.utf8.count)
         #expect(outcome.value == expected)
-        #expect(phase.value == .open)
+        #expect(phase.value == .open(attempt: 1))
         // Only the harness's own shutdown at the end of the run closes the connection.
         #expect(server.clientCloses == ["1:1001 shutting down"])
     }
@@ -69,7 +69,7 @@ struct DisconnectTests {
             harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             try? await harness.manager.disconnect(code: CloseCode(code), reason: reason)
         }
         #expect(run.finished)

@@ -29,7 +29,7 @@ struct TypedSendTests {
             harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             do throws(CommandError) {
                 try await harness.manager.send(data: bytes)
                 try await harness.manager.send(
@@ -51,7 +51,7 @@ struct TypedSendTests {
             harness in
             var events = await harness.manager.events().makeAsyncIterator()
             await harness.manager.connect(to: ManagerHarness.url)
-            await harness.waitFor(&events) { $0 == .phase(.open) }
+            await harness.waitFor(&events) { $0.isOpen }
             // JSON has no NaN: the default encoder refuses it.
             do throws(CommandError) {
                 try await harness.manager.send(PlaceOrder(id: 1, item: "x", price: .nan))

@@ -55,7 +55,7 @@ struct ManagerPeerTests {
         return configuration
     }
 
-    static func isOpen(_ event: ConnectionEvent) -> Bool { event == .phase(.open) }
+    static func isOpen(_ event: ConnectionEvent) -> Bool { if case .phase(.open) = event { true } else { false } }
 
     static func isWaiting(_ event: ConnectionEvent) -> Bool {
         if case .phase(.waiting) = event { true } else { false }
@@ -168,7 +168,7 @@ struct ManagerPeerTests {
             ])
         let reasons = await log.phases.compactMap { if case .waiting(let reason, _) = $0 { reason } else { nil } }
         #expect(reasons == ["error ECONNRESET", "error ECONNRESET"])
-        #expect(await log.phases.filter { $0 == .open }.count == 3)
+        #expect(await log.phases.filter(\.isOpen).count == 3)
     }
 
     @Test("a frozen server is declared dead by the heartbeat; thawed, the manager reopens and resubscribes")

@@ -20,7 +20,7 @@ extension ConnectionMachine {
         switch state {
         case .connecting(g), .subscribing(g, _):
             effects = [.cancelTimer(.connectTimeout(g))]
-        case .open(g, let awaitingPong, let inFlight):
+        case .open(g, _, let awaitingPong, let inFlight):
             effects = [.cancelTimer(.heartbeat(g))]
             if awaitingPong { effects.append(.cancelTimer(.pongDeadline(g))) }
             commands = inFlight

@@ -23,12 +23,12 @@ extension ConnectionMachine {
 
         case .heartbeat(let g):
             switch state {
-            case .open(g, let awaitingPong, let commands):
+            case .open(g, let attempt, let awaitingPong, let commands):
                 // Fixed cadence: the next ping is P after this one. The deadline runs from the
                 // oldest unanswered ping, so a dead peer is caught within P + T.
                 var effects: [Effect] = [.ping(g), .startTimer(.heartbeat(g), configuration.heartbeatInterval)]
                 if !awaitingPong {
-                    state = .open(g, awaitingPong: true, commandsInFlight: commands)
+                    state = .open(g, attempt: attempt, awaitingPong: true, commandsInFlight: commands)
                     effects.append(.startTimer(.pongDeadline(g), configuration.heartbeatTimeout))
                 }
                 return effects
@@ -38,7 +38,7 @@ extension ConnectionMachine {
 
         case .pongDeadline(let g):
             switch state {
-            case .open(g, awaitingPong: true, _):
+            case .open(g, _, awaitingPong: true, _):
                 return tearDown(g, code: .goingAway, reason: "heartbeat missed", outcome: .outcomeUnknown)
                     + scheduleRetry(reason: "heartbeat missed", using: &random)
             case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:

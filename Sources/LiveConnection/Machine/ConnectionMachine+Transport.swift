@@ -19,7 +19,7 @@ extension ConnectionMachine {
             effects.append(.flush(g))
             state = .subscribing(g, flushesPending: 1)
             return effects
-        case .subscribing(g, _), .open(g, _, _):
+        case .subscribing(g, _), .open(g, _, _, _):
             // A repeated open of the live connection is not a stale one: closing it would
             // leave the machine believing in a socket the shell has closed.
             return []
@@ -40,13 +40,15 @@ extension ConnectionMachine {
             // The transport took every resubscription: open, but not yet proven. The failure
             // counter resets only when the connection answers its first heartbeat (see
             // `provedItself()`), so a server that accepts and closes at once is backed off
-            // from like any other failure.
+            // from like any other failure. The attempt that succeeded rides in the open state,
+            // so the phase reports it for as long as the connection lasts, proof or not.
+            let attempt = failures + 1
             hasBeenOpen = true
-            state = .open(g, awaitingPong: false, commandsInFlight: [])
+            state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: [])
             return [
                 .cancelTimer(.connectTimeout(g)),
                 .startTimer(.heartbeat(g), configuration.heartbeatInterval),
-                .report(.open),
+                .report(.open(attempt: attempt)),
             ]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
             // A flush of a connection that is not resubscribing (torn down since): nothing waits for it.
@@ -82,13 +84,13 @@ extension ConnectionMachine {
 
     mutating func received(_ g: Generation, sequence: UInt64?) -> [Effect] {
         switch state {
-        case .subscribing(g, _), .open(g, awaitingPong: false, _):
+        case .subscribing(g, _), .open(g, _, awaitingPong: false, _):
             // While resubscribing the server may already be sending: deliver in order.
             return accept(sequence: sequence)
-        case .open(g, awaitingPong: true, let commands):
+        case .open(g, let attempt, awaitingPong: true, let commands):
             // Any frame proves the peer alive, so a busy stream is never declared dead
             // because its pong queued behind data.
-            state = .open(g, awaitingPong: false, commandsInFlight: commands)
+            state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: commands)
             provedItself()
             return [.cancelTimer(.pongDeadline(g))] + accept(sequence: sequence)
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
@@ -113,9 +115,9 @@ extension ConnectionMachine {
 
     mutating func pong(_ g: Generation) -> [Effect] {
         switch state {
-        case .open(g, awaitingPong: true, let commands):
+        case .open(g, let attempt, awaitingPong: true, let commands):
             // The answer to a heartbeat: the connection proved itself.
-            state = .open(g, awaitingPong: false, commandsInFlight: commands)
+            state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: commands)
             provedItself()
             return [.cancelTimer(.pongDeadline(g))]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
@@ -139,7 +141,7 @@ extension ConnectionMachine {
         _ g: Generation, _ code: CloseCode, _ reason: String, using random: inout some RandomSource
     ) -> [Effect] {
         switch state {
-        case .connecting(g), .subscribing(g, _), .open(g, _, _):
+        case .connecting(g), .subscribing(g, _), .open(g, _, _, _):
             let why = "closed \(code)"
             let closing = tearDown(g, code: code, reason: reason, outcome: .outcomeUnknown)
             if configuration.terminalCloseCodes.contains(code) { return closing + stop(reason: why) }
@@ -155,7 +157,7 @@ extension ConnectionMachine {
         -> [Effect]
     {
         switch state {
-        case .connecting(g), .subscribing(g, _), .open(g, _, _):
+        case .connecting(g), .subscribing(g, _), .open(g, _, _, _):
             return tearDown(g, code: .abnormal, reason: error.reason, outcome: .outcomeUnknown)
                 + scheduleRetry(reason: error.reason, using: &random)
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
@@ -166,11 +168,11 @@ extension ConnectionMachine {
 
     mutating func sendCompleted(_ g: Generation, _ id: CommandID) -> [Effect] {
         switch state {
-        case .open(g, let awaitingPong, var commands):
+        case .open(g, let attempt, let awaitingPong, var commands):
             // Not in flight: answered already (it cannot be, while open; kept total).
             guard let index = commands.firstIndex(of: id) else { return [] }
             commands.remove(at: index)
-            state = .open(g, awaitingPong: awaitingPong, commandsInFlight: commands)
+            state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands)
             return [.completeCommand(id, .sent)]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
             // A stale completion was already answered "outcome unknown" at teardown.

@@ -30,10 +30,11 @@ public struct ConnectionMachine: Hashable, Sendable {
         /// counts the flushes asked of `g` and not yet answered (``Input/flushed(_:)``), so
         /// a topic subscribed mid-resubscription counts too. Leaving the state drops the count.
         case subscribing(Generation, flushesPending: Int)
-        /// Generation `g` is open; `awaitingPong` while a ping is unanswered;
+        /// Generation `g` is open; `attempt` is the attempt that opened it (1 when the first
+        /// try succeeded), reported in the open phase; `awaitingPong` while a ping is unanswered;
         /// `commandsInFlight` are the commands handed to `g` whose send has not completed,
         /// answered when `g` is torn down (never resent).
-        case open(Generation, awaitingPong: Bool, commandsInFlight: [CommandID])
+        case open(Generation, attempt: Int, awaitingPong: Bool, commandsInFlight: [CommandID])
         /// Waiting for the retry timer.
         case waiting(reason: String)
         /// Waiting for the credentials provider (after 4001 or HTTP 401).
@@ -76,7 +77,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose callbacks are live: only while connecting or open.
     public var liveGeneration: Generation? {
         switch state {
-        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _): g
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _): g
         case .idle, .waiting, .refreshing, .backgrounded, .stopped: nil
         }
     }
@@ -84,7 +85,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose socket is open (resubscribing or open).
     public var connectedGeneration: Generation? {
         switch state {
-        case .subscribing(let g, _), .open(let g, _, _): g
+        case .subscribing(let g, _), .open(let g, _, _, _): g
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped: nil
         }
     }
@@ -100,7 +101,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// Commands on the open connection whose send has not completed (none in any other state).
     public var commandsInFlight: [CommandID] {
         switch state {
-        case .open(_, _, let commands): commands
+        case .open(_, _, _, let commands): commands
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped: []
         }
     }
@@ -110,7 +111,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         switch state {
         case .idle: .idle
         case .connecting, .subscribing: .connecting(attempt: failures + 1)
-        case .open: .open
+        case .open(_, let attempt, _, _): .open(attempt: attempt)
         case .waiting(let reason), .refreshing(let reason): .waiting(reason: reason, delay: lastDelay ?? .zero)
         case .backgrounded: .backgrounded
         case .stopped(let reason): .stopped(reason: reason)

@@ -10,8 +10,10 @@ public enum Phase: Hashable, Sendable, CustomStringConvertible {
     case idle
     /// A connection attempt is in flight (`attempt` counts from 1 since a connection last proved itself by answering a heartbeat).
     case connecting(attempt: Int)
-    /// The handshake completed and every topic was resubscribed.
-    case open
+    /// The handshake completed and every topic was resubscribed; `attempt` is the attempt
+    /// that succeeded (1: the first try; 4: three failed before it), counted like
+    /// ``connecting(attempt:)``.
+    case open(attempt: Int)
     /// Waiting `delay` before the next attempt, because of `reason`
     /// ("closed 4001", "heartbeat missed", "error ECONNRESET", "handshake 503", …).
     case waiting(reason: String, delay: Duration)
@@ -20,11 +22,16 @@ public enum Phase: Hashable, Sendable, CustomStringConvertible {
     /// Not retrying, because of `reason` ("closed 4003", "disconnected"). Only `connect(to:)` leaves it.
     case stopped(reason: String)
 
+    /// Whether this is the open phase, whatever attempt opened it.
+    public var isOpen: Bool {
+        if case .open = self { true } else { false }
+    }
+
     public var description: String {
         switch self {
         case .idle: "idle"
         case .connecting(let attempt): "connecting attempt=\(attempt)"
-        case .open: "open"
+        case .open(let attempt): "open attempt=\(attempt)"
         case .waiting(let reason, let delay): "waiting \(delay.traceFormatted) reason=\"\(reason)\""
         case .backgrounded: "backgrounded"
         case .stopped(let reason): "stopped reason=\"\(reason)\""

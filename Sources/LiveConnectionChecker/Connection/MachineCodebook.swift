@@ -13,13 +13,14 @@ import LiveConnection
 ///   same.
 /// - `failures` saturates one past the count where the backoff distribution stops
 ///   changing (the refresh path draws with `failures − 1`, hence one past). Only the
-///   "connecting attempt=N" report sees the difference.
+///   "connecting attempt=N" report sees the difference. The attempt an open state
+///   carries saturates at the same count, one higher ("open attempt=N").
 /// - Delays are indices into the finite set of boundary draws the policy can produce.
 ///
 /// Layout of the code (bit offsets): kind 0–3, reason 4–8, wanted 9, foreground 10,
 /// endpoint 11–12, minted 13, failures 14–17, last delay 18–23, topics 24–31 (count +
 /// three 2-bit entries), last sequence 32–34, commands in flight 35–42, refresh in
-/// flight 43, flushes pending 44–46, has been open 47.
+/// flight 43, flushes pending 44–46, has been open 47, the open state's attempt − 1 48–51.
 struct MachineCodebook: Sendable {
     let configuration: ConnectionConfiguration
     let endpoints: [Endpoint]
@@ -97,13 +98,15 @@ struct MachineCodebook: Sendable {
         let minted = field(code, 13, 1) == 1
         let generation = minted ? Self.current : Generation(0)
         let commands = list(field(code, 35, 8)).map { CommandID(UInt64($0 + 1)) }
+        let attempt = Int(field(code, 48, 4)) + 1
         let state: ConnectionMachine.State
         switch Kind(rawValue: field(code, 0, 4)) {
         case .idle: state = .idle
         case .connecting: state = .connecting(generation)
         case .subscribing: state = .subscribing(generation, flushesPending: Int(field(code, 44, 3)))
-        case .open: state = .open(generation, awaitingPong: false, commandsInFlight: commands)
-        case .openAwaitingPong: state = .open(generation, awaitingPong: true, commandsInFlight: commands)
+        case .open: state = .open(generation, attempt: attempt, awaitingPong: false, commandsInFlight: commands)
+        case .openAwaitingPong:
+            state = .open(generation, attempt: attempt, awaitingPong: true, commandsInFlight: commands)
         case .waiting: state = .waiting(reason: reason)
         case .refreshing: state = .refreshing(reason: reason)
         case .backgrounded: state = .backgrounded
@@ -133,7 +136,9 @@ struct MachineCodebook: Sendable {
         case .idle: kind = .idle
         case .connecting: kind = .connecting
         case .subscribing: kind = .subscribing
-        case .open(_, let awaiting, _): kind = awaiting ? .openAwaitingPong : .open
+        case .open(_, let attempt, let awaiting, _):
+            kind = awaiting ? .openAwaitingPong : .open
+            code |= UInt64(min(attempt - 1, failureCap)) << 48
         case .waiting(let why): kind = .waiting; reason = why
         case .refreshing(let why): kind = .refreshing; reason = why
         case .backgrounded: kind = .backgrounded

@@ -140,8 +140,8 @@ struct MachineStepper: Sendable {
         switch state {
         case .connecting: .connecting(MachineCodebook.current)
         case .subscribing(_, let pending): .subscribing(MachineCodebook.current, flushesPending: pending)
-        case .open(_, let awaiting, let commands):
-            .open(MachineCodebook.current, awaitingPong: awaiting, commandsInFlight: commands)
+        case .open(_, let attempt, let awaiting, let commands):
+            .open(MachineCodebook.current, attempt: attempt, awaitingPong: awaiting, commandsInFlight: commands)
         default: state
         }
     }

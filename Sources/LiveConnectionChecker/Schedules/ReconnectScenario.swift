@@ -49,7 +49,8 @@ public struct ReconnectScenario: Sendable {
                 await manager.subscribe("alpha")
                 await manager.connect(to: Endpoint(url: URL(string: "wss://a.example/live")!))
                 var opens = 0
-                for await event in events where event == .phase(.open) {
+                for await event in events {
+                    guard case .phase(.open) = event else { continue }
                     opens += 1
                     if opens == 2 { break }
                 }

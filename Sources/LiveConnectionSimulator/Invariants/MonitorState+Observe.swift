@@ -37,7 +37,7 @@ extension MonitorState {
                 previousDelay = .zero
             case .report(let phase):
                 reportedPhase = phase
-                if phase == .open { checkOpen(now: now) }
+                if phase.isOpen { checkOpen(now: now) }
             case .deliverMessage:
                 checkDelivery(input, effects, now: now)
             default:
@@ -49,7 +49,7 @@ extension MonitorState {
             wanted = false
         }
         checks += 1
-        if reportedPhase == .open, live == nil {
+        if reportedPhase.isOpen, live == nil {
             violate(.reportedStateIsTrue, at: now, "reports open after \(input) closed its connection (\(effects))")
         }
     }

@@ -20,7 +20,7 @@ extension MonitorState {
         let deadline = max(dead, openReportedAt) + detectionBound
         guard now > deadline else { return }
         violate(.deadPeerDetected, at: now, "\(g)'s socket is dead since \(dead), still not torn down at \(now) (bound P + T = \(detectionBound))")
-        if reportedPhase == .open {
+        if reportedPhase.isOpen {
             violate(.reportedStateIsTrue, at: now, "still reports open on \(g), whose socket is dead since \(dead)")
         }
     }
@@ -65,7 +65,7 @@ extension MonitorState {
         // cost the connection, legitimately.
         if let stalled = network.lastSendDelayedAt, stalled > since { since = stalled }
         healthySince = since
-        if now > since + livenessBound, reportedPhase != .open {
+        if now > since + livenessBound, !reportedPhase.isOpen {
             violate(.eventuallyOpen, at: now, "healthy since \(since) but \(reportedPhase) at \(now) (bound \(livenessBound))")
         }
     }

@@ -160,8 +160,10 @@ package struct ReportsOpenEarly: MachineWrapper {
     package init(base: ConnectionMachine) { self.base = base }
 
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
-        base.handle(input, using: &random).flatMap { effect -> [Effect] in
-            if case .openConnection = effect { [effect, .report(.open)] } else { [effect] }
+        let effects = base.handle(input, using: &random)
+        let attempt = base.failures + 1
+        return effects.flatMap { effect -> [Effect] in
+            if case .openConnection = effect { [effect, .report(.open(attempt: attempt))] } else { [effect] }
         }
     }
 }

@@ -40,7 +40,7 @@ struct LivesimReplayCommandTests {
         #expect(result.standardOutput.contains("wrote \(picture)"))
         let svg = try String(contentsOfFile: picture, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
-        #expect(svg.contains(">manager</text>") && svg.contains(" open</title>"))
+        #expect(svg.contains(">manager</text>") && svg.contains(" open attempt=1</title>"))
         #expect(svg.contains("<path d=\"M"), "the scenario's actions are drawn as marks")
     }
 

@@ -81,10 +81,10 @@ struct LifecycleTests {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         driver.handle(.connect(.primary))
         try driver.failAttempts(4)  // waited 1, 2, 4, 8 s
-        for expected in [16, 30, 30] {
+        for (attempt, expected) in zip(5..., [16, 30, 30]) {
             try driver.fire(.retry)
             driver.open(try driver.live)
-            #expect(driver.phase == .open)
+            #expect(driver.phase == .open(attempt: attempt))
             let effects = driver.handle(.closedByPeer(try driver.live, code: .internalError, reason: "bye"))
             #expect(effects.retryDelays == [.seconds(expected)], "the open proved nothing: the backoff keeps growing")
         }

@@ -237,7 +237,7 @@ struct RandomWalk {
                 if machine.connectedGeneration != g || sockets != [g] { fail("flush on \(g), which is not connected") }
                 flushPending = g
             case .ping(let g):
-                if case .open(g, _, _) = machine.state, sockets == [g] {} else { fail("ping on \(g), which is not open") }
+                if case .open(g, _, _, _) = machine.state, sockets == [g] {} else { fail("ping on \(g), which is not open") }
             case .startTimer(let timer, let delay):
                 armed.removeAll { $0 == timer }
                 armed.append(timer)
@@ -267,7 +267,7 @@ struct RandomWalk {
                 break
             case .report(.open):
                 opens += 1
-                guard case .open(let g, _, _) = machine.state else { fail("reported open in \(machine.state)"); break }
+                guard case .open(let g, _, _, _) = machine.state else { fail("reported open in \(machine.state)"); break }
                 // Every topic subscribed on this socket, the resume sent, and the transport took them.
                 let subscribed = subscribedOn[g] ?? []
                 if subscribed != machine.topics {
@@ -301,7 +301,7 @@ struct RandomWalk {
         var expected: [TimerID] = []
         switch machine.state {
         case .connecting(let g), .subscribing(let g, _): expected = [.connectTimeout(g)]
-        case .open(let g, let awaiting, _): expected = awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]
+        case .open(let g, _, let awaiting, _): expected = awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]
         case .waiting: expected = [.retry]
         case .idle, .refreshing, .backgrounded, .stopped: expected = []
         }

@@ -25,7 +25,7 @@ struct ResubscribeResumeTests {
                     .flush(g),
                     .cancelTimer(.connectTimeout(g)),
                     .startTimer(.heartbeat(g), driver.machine.configuration.heartbeatInterval),
-                    .report(.open),
+                    .report(.open(attempt: 2)),  // the drop was a failure: the first reconnect is attempt 2
                 ])
         }
     }
@@ -42,7 +42,7 @@ struct ResubscribeResumeTests {
         #expect(driver.phase == .connecting(attempt: 1))
         #expect(driver.isArmed(.connectTimeout(1)), "a server that never takes the subscriptions is a connect timeout")
         let flushed = driver.handle(.flushed(1))
-        #expect(flushed.phases == [.open])
+        #expect(flushed.phases == [.open(attempt: 1)])
         #expect(!driver.isArmed(.connectTimeout(1)))
     }
 
@@ -90,7 +90,7 @@ struct ResubscribeResumeTests {
         driver.handle(.subscribe("holds"))
         #expect(driver.handle(.flushed(1)).phases.isEmpty, "the first flush does not cover 'holds'")
         #expect(driver.state == .subscribing(1, flushesPending: 1))
-        #expect(driver.handle(.flushed(1)).phases == [.open])
+        #expect(driver.handle(.flushed(1)).phases == [.open(attempt: 1)])
     }
 
     @Test("the first connection, before any message, asks for no resume")

@@ -109,7 +109,7 @@ struct TransitionTableTests {
         case .idle: ("idle", nil)
         case .connecting: ("connecting", nil)
         case .subscribing: ("subscribing", nil)
-        case .open(_, let awaiting, _): ("open", awaiting)
+        case .open(_, _, let awaiting, _): ("open", awaiting)
         case .waiting: ("waiting", nil)
         case .refreshing: ("refreshing", nil)
         case .backgrounded: ("backgrounded", nil)

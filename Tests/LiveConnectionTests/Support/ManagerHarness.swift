@@ -10,7 +10,7 @@ import Synchronization
 /// ```swift
 /// let log = ManagerHarness.simulate(configuration: configuration) { harness in
 ///     await harness.manager.connect(to: ManagerHarness.url)
-///     await harness.waitFor { $0 == .phase(.open) }
+///     await harness.waitFor { $0.isOpen }
 /// }
 /// ```
 struct ManagerHarness: Sendable {
@@ -80,4 +80,11 @@ final class Locked<Value: Sendable>: Sendable {
     func set(_ value: Value) { storage.withLock { $0 = value } }
     @discardableResult
     func update<R: Sendable>(_ body: (inout Value) -> R) -> R { storage.withLock { body(&$0) } }
+}
+
+extension ConnectionEvent {
+    /// Whether this is the open phase, whatever attempt opened the connection.
+    var isOpen: Bool {
+        if case .phase(let phase) = self { phase.isOpen } else { false }
+    }
 }
