@@ -80,6 +80,7 @@ func describe(_ action: SimulationAction) -> String {
     case .setLatency(let latency): "latency \(latency.traceFormatted)"
     case .restartServer: "restart"
     case .setIdleTimeout(let timeout): "idle-timeout \(timeout.map(\.traceFormatted) ?? "off")"
+    case .hostile(let behaviour): "hostile \(behaviour?.traceWords ?? "off")"
     case .deliverStale(let callback): "stale \(callback.rawValue)"
     case .duplicateNextCallback: "duplicate-next"
     case .delaySendCompletion: "delay-send-completion"

@@ -147,7 +147,7 @@ struct Driver: Sendable {
     }
 
     /// Whether an action changes the world the manager lives in (liveness restarts its
-    /// clock; the hot-loop allowance grows). Stale callbacks, duplicates, broadcasts,
+    /// clock). Stale callbacks, duplicates, broadcasts,
     /// commands and subscriptions must not cost the connection, so they do not count.
     /// Arming a delayed send does not either; the monitor counts the stall itself when a
     /// send is actually held back.

@@ -5,7 +5,7 @@ import LiveConnection
 /// ```swift
 /// FaultKind(of: .resetConnection)      // .reset
 /// FaultKind(of: .deliverStale(.pong))  // .staleCallback
-/// FaultKind.allCases.count             // 19
+/// FaultKind.allCases.count             // 20
 /// ```
 ///
 /// Kinds group the ``SimulationAction``s a generator schedules together (a freeze and
@@ -36,6 +36,10 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
     case subscriptionChurn
     /// Broadcasts: always on, counted with the rest.
     case broadcast
+    /// A hostile server: accepts then closes at once, answers 401 for good, completes
+    /// handshakes too slowly, sends a malformed frame, or flaps between healthy and one of
+    /// these. Last, so that the seeds made before it draw the other kinds as they did.
+    case hostileServer
 
     /// The kind an action belongs to (`nil` for the run's opening intents).
     public init?(of action: SimulationAction) {
@@ -51,6 +55,7 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
         case .setLatency: self = .latency
         case .restartServer: self = .restart
         case .setIdleTimeout: self = .idleTimeout
+        case .hostile: self = .hostileServer
         case .deliverStale: self = .staleCallback
         case .duplicateNextCallback: self = .duplicateFrame
         case .delaySendCompletion: self = .delayedSend

@@ -101,6 +101,8 @@ struct ScheduleBuilder {
             return [at(.zero, random.chance(0.5) ? .subscribe(topic) : .unsubscribe(topic))]
         case .broadcast:
             return [at(.zero, .broadcast(topic: feedTopic, text: "m\(number)"))]
+        case .hostileServer:
+            return hostileServer(at: t, using: &random)
         }
     }
 

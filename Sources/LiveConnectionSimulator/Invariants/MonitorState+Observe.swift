@@ -21,7 +21,7 @@ extension MonitorState {
             case .openConnection(let g, _):
                 live = g
                 subscribesOrderedByIntent = []
-                noteAttempt(now: now)
+                noteAttempt(after: input, now: now)
             case .send(let g, .control(.subscribe(let topic))) where g == live:
                 if case .subscribe = input { subscribesOrderedByIntent.append(topic) }
             case .ping(let g) where g == openGeneration && pingOutstanding == nil:
@@ -33,6 +33,7 @@ extension MonitorState {
                 closedAt[g] = now
             case .startTimer(.retry, let delay):
                 checkBackoff(delay, refreshed: refreshed, now: now)
+                noteRetryWait(refreshed: refreshed, now: now)
             case .refreshCredentials:
                 previousDelay = .zero
             case .report(let phase):
@@ -188,20 +189,6 @@ extension MonitorState {
             } else if !effects.contains(.reportGap(expected: last + 1, received: sequence)) {
                 violate(.exactlyOnceInOrder, at: now, "lost seq \(last + 1)..<\(sequence) without reporting a gap")
             }
-        }
-    }
-
-    private mutating func noteAttempt(now: VirtualClock.Instant) {
-        checks += 1
-        attempts.append(now)
-        let windowStart = now - .seconds(60)
-        attempts.removeAll { $0 < windowStart }
-        disruptions.removeAll { $0 < windowStart }
-        let allowed = hotLoopAllowance + 2 * disruptions.count
-        if attempts.count > allowed {
-            violate(
-                .noHotLoop, at: now,
-                "\(attempts.count) connection attempts in the last minute; the policy and \(disruptions.count) disruptions explain \(allowed)")
         }
     }
 }

@@ -80,10 +80,8 @@ extension MonitorState {
         commandsChecked = count
     }
 
-    /// Something outside the manager changed the world: liveness restarts its clock and
-    /// the hot-loop allowance grows.
+    /// Something outside the manager changed the world: liveness restarts its clock.
     mutating func noteDisruption(now: VirtualClock.Instant) {
-        disruptions.append(now)
         if healthySince != nil { healthySince = now }
     }
 }

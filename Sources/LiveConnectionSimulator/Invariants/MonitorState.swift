@@ -13,8 +13,6 @@ struct MonitorState {
     let detectionBound: Duration
     /// Healthy, wanted and foreground for this long means open.
     let livenessBound: Duration
-    /// Attempts per minute the policy explains on its own.
-    let hotLoopAllowance: Int
     /// A closed generation's socket may stay held this long after its close effect, its
     /// handshake and its last stalled write, whichever came last (the close is queued
     /// behind the frames written before it).
@@ -52,9 +50,12 @@ struct MonitorState {
     // Resume.
     var lastDelivered: UInt64?
 
-    // Attempts and disruptions in the last minute.
+    // Attempts in the last minute, and the waits before those the server's failures caused
+    // (see MonitorState+AttemptRate.swift).
     var attempts: [VirtualClock.Instant] = []
-    var disruptions: [VirtualClock.Instant] = []
+    var retryWaits: [RetryWait] = []
+    /// The wait of the retry timer armed last, until its attempt.
+    var pendingRetry: RetryWait?
 
     // Liveness.
     var healthySince: VirtualClock.Instant?
@@ -74,11 +75,6 @@ struct MonitorState {
         // that hangs until its connect timeout, a dead socket found within P + T, and the
         // round trips of a handshake and a resubscription at the largest latency (T/8).
         livenessBound = configuration.connectTimeout + p + t + configuration.backoff.maximumDelay + t + .seconds(1)
-        var floor = Double.infinity
-        for failures in 1...64 {
-            floor = min(floor, configuration.backoff.distribution(afterFailures: failures, previous: nil).meanSeconds)
-        }
-        hotLoopAllowance = 10 + Int(3 * 60 / max(floor, 0.001))
     }
 
     mutating func violate(_ invariant: Invariant, at now: VirtualClock.Instant, _ detail: String) {

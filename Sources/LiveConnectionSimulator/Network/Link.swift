@@ -35,6 +35,10 @@ struct Link {
     var endedByServerAt: VirtualClock.Instant?
     /// A reset's error, which later writes fail with too.
     var endingError: TransportError?
+    /// Writes succeed until the server's ending arrives (a hostile server closed right after
+    /// the handshake: the client's subscribes go out before it reads the close, as on a
+    /// real socket).
+    var writableUntilEndingArrives = false
     /// When the client closed it (or abandoned its handshake).
     var clientClosedAt: VirtualClock.Instant?
     /// Last frame in either direction (pings included), for the idle timeout.
@@ -60,6 +64,9 @@ struct Link {
         self.lastDeliveryAt = now
         self.lastTraffic = now
     }
+
+    /// The server ended it, the client can still write, and the ending has not arrived yet.
+    var endingInFlight: Bool { writableUntilEndingArrives && !inbox.isEmpty }
 
     /// Open and not closed by the client: the client holds this socket.
     var isHeld: Bool { phase == .open && clientClosedAt == nil }

@@ -102,6 +102,8 @@ extension SimulatedNetwork {
 
     /// Whether a new connection would be accepted and complete its handshake right now.
     public var acceptsConnections: Bool {
-        state.withLock { !$0.refusing && $0.handshakeStatus == nil && !$0.hanging && $0.frozenSince == nil }
+        state.withLock {
+            !$0.refusing && $0.handshakeStatus == nil && !$0.hanging && $0.frozenSince == nil && $0.hostile == nil
+        }
     }
 }

@@ -25,13 +25,13 @@ public struct SimulatedConnection: TransportConnection {
             (state) throws(TransportError) -> (Doorbell, Bool, Int) in
             let link = state.links[index]
             if link.clientClosedAt != nil { throw .notConnected }
-            if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
+            if link.endedByServerAt != nil, !link.endingInFlight { throw link.endingError ?? .notConnected }
             state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
             if case .text(let text) = message, case .subscribe(let topic) = ContractFrame(text) {
                 state.links[index].sentSubscribes.append(topic)
             }
-            // A silent peer takes nothing: the frame is written into the void.
-            if !state.isSilent(state.links[index]) {
+            // A silent peer (or one that already closed) takes nothing: the frame is written into the void.
+            if !state.isSilent(state.links[index]), link.endedByServerAt == nil {
                 state.touch(index, now: now)
                 if case .replay(let entries) = state.server.handle(message, from: index + 1) {
                     for entry in entries {

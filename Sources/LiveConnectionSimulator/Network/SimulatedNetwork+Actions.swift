@@ -24,6 +24,7 @@ extension SimulatedNetwork {
         case .setLatency(let latency): setLatency(latency)
         case .restartServer: restart()
         case .setIdleTimeout(let timeout): setIdleTimeout(timeout)
+        case .hostile(let behaviour): setHostile(behaviour)
         case .duplicateNextCallback: duplicateNextFrame()
         case .delaySendCompletion: delayNextSendCompletion()
         case .deliverStale, .background, .foreground, .connect, .disconnect, .send, .subscribe, .unsubscribe:

@@ -43,6 +43,7 @@ public final class SimulatedNetwork: Transport, Sendable {
         var frozenSince: VirtualClock.Instant?
         var latency: Duration = .zero
         var idleTimeout: Duration?
+        var hostile: HostileServer?
         var duplicateNextFrame = false
         var delayNextSend = false
         var lastSendDelayedAt: VirtualClock.Instant?
@@ -65,6 +66,16 @@ public final class SimulatedNetwork: Transport, Sendable {
         mutating func touch(_ index: Int, now: VirtualClock.Instant) {
             links[index].touch(timeout: idleTimeout, now: now)
         }
+
+        /// The server ends a connection: the client learns it one latency later, after the
+        /// frames sent before it.
+        mutating func end(_ index: Int, with ending: Result<TransportEvent, TransportError>, now: VirtualClock.Instant) {
+            links[index].endedByServerAt = now
+            if case .failure(let error) = ending { links[index].endingError = error }
+            server.drop(links[index].id)
+            links[index].enqueue(ending, now: now, latency: latency)
+            statistics.connectionsEnded += 1
+        }
     }
 
     let clock: VirtualClock
@@ -81,7 +92,8 @@ public final class SimulatedNetwork: Transport, Sendable {
     public func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection {
         let generation = endpoint.headers.first { $0.name == Self.generationHeader }
             .flatMap { UInt64($0.value) }.map(Generation.init(rawValue:))
-        let roundTrip = state.withLock { $0.latency * 2 }
+        // A hostile server's slow handshake answers that much later than one round trip.
+        let roundTrip = state.withLock { $0.latency * 2 + ($0.hostile?.handshakeDelay ?? .zero) }
         if roundTrip > .zero {
             do { try await clock.sleep(for: roundTrip) } catch { throw .cancelled }
         } else if Task.isCancelled {
@@ -114,6 +126,11 @@ public final class SimulatedNetwork: Transport, Sendable {
                 state.links[index].lastTraffic = now
                 state.held.append(index)
                 state.statistics.connectionsOpened += 1
+                // A hostile server lets the client in, then fails it at once.
+                if let ending = state.hostile?.ending {
+                    state.end(index, with: ending, now: now)
+                    state.links[index].writableUntilEndingArrives = true
+                }
                 return .success(true)
             }
             switch outcome {
@@ -148,6 +165,10 @@ public final class SimulatedNetwork: Transport, Sendable {
         }
         if !hang { bells.forEach { $0.ring() } }
     }
+
+    /// Treat every later connection the `behaviour` way (nil: healthy again). Connections
+    /// already open are left as they are.
+    public func setHostile(_ behaviour: HostileServer?) { state.withLock { $0.hostile = behaviour } }
 
     /// Logs a sequence-numbered message and sends it to every connection subscribed to `topic`.
     @discardableResult
@@ -269,11 +290,7 @@ public final class SimulatedNetwork: Transport, Sendable {
         state.withLock { state in
             state.settleAll(now: now)
             for index in state.held where state.links[index].isAliveForServer {
-                state.links[index].endedByServerAt = now
-                if case .failure(let error) = ending { state.links[index].endingError = error }
-                state.server.drop(state.links[index].id)
-                state.links[index].enqueue(ending, now: now, latency: state.latency)
-                state.statistics.connectionsEnded += 1
+                state.end(index, with: ending, now: now)
             }
         }
     }

@@ -84,7 +84,7 @@ extension Rule {
         "healthy network, wanted, foreground: open within the connect timeout + P + T + the backoff cap + round trips",
         judges: [.simulator], timeBounded: true)
     public static let noHotLoop = Rule(
-        "no-hot-loop", "connection attempts per minute stay within what the backoff policy and the faults explain",
+        "no-hot-loop", "connection attempts per minute stay within what the published backoff policy allows, whatever the server does",
         judges: [.simulator], timeBounded: true)
 
     // Judged by the checker: they read the machine's state and effects step by step.

@@ -36,6 +36,8 @@ public enum SimulationAction: Hashable, Sendable {
     case restartServer
     /// Drop a connection silently after this long without traffic, as a NAT gateway does (nil: never).
     case setIdleTimeout(Duration?)
+    /// Treat every later connection the hostile way (nil: healthy again).
+    case hostile(HostileServer?)
 
     // MARK: Faults only a simulator can give
     /// Deliver an old generation's callback late, after a reconnect.

@@ -23,6 +23,7 @@ extension SimulationAction {
         case .setLatency(let latency): "latency \(latency.traceFormatted)"
         case .restartServer: "restart"
         case .setIdleTimeout(let timeout): "idle-timeout " + (timeout.map(\.traceFormatted) ?? "off")
+        case .hostile(let behaviour): "hostile " + (behaviour?.traceWords ?? "off")
         case .deliverStale(let callback): "stale \(callback.rawValue)"
         case .duplicateNextCallback: "duplicate-next-callback"
         case .delaySendCompletion: "delay-send-completion"
@@ -51,7 +52,7 @@ extension SimulationAction {
     /// The action words a schedule line may start with, in the order the docs list them.
     public static let traceVerbs = [
         "refuse-connections", "fail-handshakes", "hang-handshakes", "broadcast", "close", "reset", "freeze",
-        "thaw", "latency", "restart", "idle-timeout", "stale", "duplicate-next-callback",
+        "thaw", "latency", "restart", "idle-timeout", "hostile", "stale", "duplicate-next-callback",
         "delay-send-completion", "background", "foreground", "connect", "disconnect", "send", "subscribe",
         "unsubscribe",
     ]
@@ -98,6 +99,8 @@ extension SimulationAction {
                 guard timeout > .zero else { throw LineProblem("an idle timeout must be positive (or off)") }
                 action = .setIdleTimeout(timeout)
             }
+        case "hostile":
+            action = .hostile(try HostileServer.parse(&fields))
         case "stale":
             let kind = try fields.positional("a callback kind")
             guard let callback = StaleCallback(rawValue: kind) else {

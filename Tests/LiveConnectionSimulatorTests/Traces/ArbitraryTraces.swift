@@ -40,7 +40,7 @@ struct ArbitraryTraces {
     mutating func positiveDuration() -> Duration { duration(maximumSeconds: 100) + .nanoseconds(1) }
 
     mutating func action() -> SimulationAction {
-        switch int(0...20) {
+        switch int(0...21) {
         case 0: .refuseConnections(random.chance(0.5))
         case 1: .failHandshakes(status: random.chance(0.3) ? nil : pick([401, 403, 500, 503]))
         case 2: .hangHandshakes(random.chance(0.5))
@@ -61,6 +61,12 @@ struct ArbitraryTraces {
         case 17: .disconnect
         case 18: .send(text: text())
         case 19: .subscribe(text())
+        case 20:
+            .hostile(
+                pick([
+                    nil, .acceptThenClose(CloseCode(UInt16(truncatingIfNeeded: random.nextWord()))), .malformedFrame,
+                    .slowHandshake(positiveDuration()),
+                ]))
         default: .unsubscribe(text())
         }
     }
