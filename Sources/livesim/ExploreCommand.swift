@@ -8,6 +8,7 @@ extension Command {
         usage: """
             usage: livesim explore [--seeds 0..100] [--duration 1h] [--strategy fifo|random|pct]
                                    [--variant NAME] [--threads N] [--traces DIR] [--overwrite] [--check-determinism]
+                                   [--shard K/N] [--report FILE.json]
 
               --seeds R      seeds to run (default 0..\(ExploreDefaults.seeds)): 0..300 or 0-300 (0 to 299, no quoting
                              needed), "0..<300" (the same), 0...299 (the same), or 300 (0 to 299);
@@ -21,13 +22,20 @@ extension Command {
               --check-determinism
                              run every seed twice with its full log and fail a seed whose two logs
                              differ by one byte (about twice the time)
+              --shard K/N    run only the K-th of N equal contiguous parts of --seeds, K from 0 to N-1,
+                             N from 1 to 100000 and at most the number of seeds (a Kubernetes Indexed
+                             Job's completion index is K; see docs/scale.md)
+              --report FILE  write the results as JSON (seeds, counters, failures with their replay
+                             lines); `livesim merge` joins the shards' reports. An existing FILE is
+                             refused before anything runs, unless --overwrite
 
             Each seed derives its whole run (configuration, which fault kinds are on and how
             often, the schedule, latencies, the job order) from one 64-bit value. Progress goes
             to standard error. Prints the seed and the command that replays each failure.
             """,
         exitCodes: [
-            0: "every run held every invariant", 1: "a run violated an invariant (or was not deterministic), or an error",
+            0: "every run held every invariant",
+            1: "a run violated an invariant (or was not deterministic), or an error (the report cannot be written)",
         ],
         parse: { arguments throws(ArgumentError) in
             let seeds = try arguments.seeds("--seeds", default: 0..<ExploreDefaults.seeds)
@@ -37,11 +45,15 @@ extension Command {
             let threads = try arguments.integer("--threads", in: Arguments.threads)
             let traces = try TraceOutput(&arguments, option: "--traces")
             let determinism = try arguments.flag("--check-determinism")
+            let shard = try arguments.option("--shard") { text throws(ArgumentError) in try Shard(text, of: seeds) }
+            let report = try arguments.option("--report")
+            if report?.isEmpty == true { throw .invalidValue("--report", "", expected: "a file name") }
             try arguments.finish()
             return {
-                exploreMain(
-                    seeds: seeds, duration: duration, strategy: strategy, variant: variant, threads: threads,
-                    traces: traces, checksDeterminism: determinism)
+                try exploreMain(
+                    seeds: seeds, shard: shard, duration: duration, strategy: strategy, variant: variant,
+                    threads: threads, traces: traces, checksDeterminism: determinism,
+                    report: report.map { ReportOutput(path: $0, overwrite: traces.overwrite) })
             }
         })
 }
@@ -53,14 +65,19 @@ enum ExploreDefaults {
 }
 
 private func exploreMain(
-    seeds: Range<UInt64>, duration: Duration, strategy: StrategyChoice.Kind?, variant: LogicVariant, threads: Int?,
-    traces: TraceOutput, checksDeterminism: Bool
-) -> Int32 {
+    seeds all: Range<UInt64>, shard: Shard?, duration: Duration, strategy: StrategyChoice.Kind?, variant: LogicVariant,
+    threads: Int?, traces: TraceOutput, checksDeterminism: Bool, report output: ReportOutput?
+) throws -> Int32 {
+    // Refused before the exploration: hours of work must not end in a file that cannot be written.
+    try output?.checkWritable()
+    let seeds = shard?.seeds ?? all
     let explorer = Explorer(
         seeds: seeds, generator: ScenarioGenerator(duration: duration, strategy: strategy), variant: variant,
-        threads: threads, failureLimit: 10_000, checksDeterminism: checksDeterminism)
+        threads: threads, failureLimit: ExplorationReport.failureLimit, checksDeterminism: checksDeterminism)
     print(
-        "livesim explore: \(seeds.count) seeds (\(seeds.lowerBound)..<\(seeds.upperBound)) × \(formatDuration(duration)), "
+        "livesim explore: \(seeds.count) seeds (\(seeds.lowerBound)..<\(seeds.upperBound)"
+            + (shard.map { ", shard \($0.index)/\($0.count) of \(all.lowerBound)..<\(all.upperBound)" } ?? "")
+            + ") × \(formatDuration(duration)), "
             + "strategy \(strategy?.rawValue ?? "per seed"), variant \(variant.name), \(explorer.threads) threads"
             + (checksDeterminism ? ", each seed twice (determinism)" : ""))
     let started = ContinuousClock.now
@@ -68,57 +85,15 @@ private func exploreMain(
     let summary = explorer.run { finished, failed in progress.update(finished, "\(failed) failing") }
     progress.finish(summary.runs, "\(summary.failureCount) failing")
     let wall = (ContinuousClock.now - started).seconds
-    printSummary(summary, wallSeconds: wall, threads: explorer.threads, checksDeterminism: checksDeterminism)
+    let report = ExplorationReport(
+        summary, seeds: seeds, duration: duration, strategy: strategy?.rawValue, checksDeterminism: checksDeterminism,
+        wallSeconds: wall, threads: explorer.threads,
+        replay: { replayCommand(seed: $0, duration: duration, strategy: strategy, variant: variant) })
+    if let output { try output.write(report) }
+    printReport(report)
     guard !summary.passed else { return 0 }
-    printFailures(summary, duration: duration, strategy: strategy, variant: variant)
     saveShrunkCounterexample(of: summary, generator: explorer.generator, variant: variant, output: traces)
     return 1
-}
-
-private func printSummary(_ summary: ExplorationSummary, wallSeconds: Double, threads: Int, checksDeterminism: Bool) {
-    func row(_ label: String, _ value: String) {
-        print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + value)
-    }
-    let simulated = summary.simulatedTime.seconds
-    print("")
-    row("runs", "\(summary.runs)")
-    row("simulated time", String(format: "%.1f h (%.0f s)", simulated / 3600, simulated))
-    row("wall time", String(format: "%.2f s", wallSeconds))
-    if wallSeconds > 0 {
-        row("simulated / wall", String(format: "%.0f× (%.0f× per thread)", simulated / wallSeconds, simulated / wallSeconds / Double(threads)))
-        row("seeds per second", String(format: "%.1f", Double(summary.runs) / wallSeconds))
-    }
-    row("manager inputs", "\(summary.inputs)")
-    row("executor jobs", "\(summary.jobsRun)")
-    row("invariant checks", "\(summary.invariantChecks)")
-    print("\nfaults injected, by kind (actions applied)")
-    for kind in FaultKind.allCases {
-        row("  \(kind.rawValue)", "\(summary.faults[kind])")
-    }
-    print("\nviolations, by invariant (runs)")
-    for (invariant, runs) in summary.violatingRuns {
-        row("  \(invariant.name)", "\(runs)")
-    }
-    if summary.deadlocks > 0 { row("  simulation deadlocked", "\(summary.deadlocks)") }
-    if checksDeterminism { row("  two runs differed", "\(summary.divergentRuns)") }
-}
-
-private func printFailures(_ summary: ExplorationSummary, duration: Duration, strategy: StrategyChoice.Kind?, variant: LogicVariant) {
-    print("\nfailing seeds, by invariant (the first 20 of each)")
-    for invariant in Invariant.all {
-        let seeds = summary.failures.filter { $0.violations.contains { $0.invariant == invariant } }.map(\.seed)
-        guard !seeds.isEmpty else { continue }
-        let shown = seeds.prefix(20).map(String.init).joined(separator: " ")
-        print("  \(invariant.name): \(shown)\(seeds.count > 20 ? " …" : "")")
-    }
-    print("\n\(summary.failureCount) failing run(s); the first \(min(summary.failures.count, 10)):")
-    for failure in summary.failures.prefix(10) {
-        print("seed \(failure.seed):")
-        if failure.deadlocked { print("  the simulation deadlocked") }
-        if let divergence = failure.divergence { print("  not deterministic: \(divergence)") }
-        for violation in failure.violations { print("  \(violation)") }
-        print("  replay: \(replayCommand(seed: failure.seed, duration: duration, strategy: strategy, variant: variant))")
-    }
 }
 
 /// The one-line command that re-runs a seed exactly (the options that shaped its scenario included).

@@ -33,7 +33,7 @@ struct Command: Sendable {
 enum Livesim {
     /// Every subcommand, in the order `livesim help` lists them.
     static let commands: [Command] = [
-        .explore,
+        .explore, .merge,
         .stats,
         .replay,
         .shrink,

@@ -30,9 +30,70 @@ struct LivesimExploreCommandTests {
         #expect(output.standardOutput.range(of: #"\n  two runs differed +0\n"#, options: .regularExpression) != nil)
     }
 
+    @Test("four shards with --report, joined by livesim merge, print and write what one run does")
+    func shardsMergeLikeOneRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let common = ["--seeds", "0..<8", "--duration", "5m", "--variant", "ignores-generations", "--traces", directory.path]
+        let single = directory.appendingPathComponent("single.json").path
+        let one = try LivesimTraceCommandTests.livesim(["explore"] + common + ["--report", single])
+        #expect(one.status == 1, "\(one.standardOutput)\(one.standardError)")
+        var paths: [String] = []
+        for index in 0..<4 {
+            let path = directory.appendingPathComponent("shard-\(index).json").path
+            let run = try LivesimTraceCommandTests.livesim(["explore"] + common + ["--shard", "\(index)/4", "--report", path])
+            #expect(run.standardOutput.contains("shard \(index)/4 of 0..<8"), "\(run.standardOutput)")
+            paths.append(path)
+        }
+        let mergedPath = directory.appendingPathComponent("merged.json").path
+        let merge = try LivesimTraceCommandTests.livesim(["merge"] + paths + ["--report", mergedPath])
+        #expect(merge.status == 1, "\(merge.standardOutput)\(merge.standardError)")
+        let singleReport = try ExplorationReport(decoding: try Data(contentsOf: URL(fileURLWithPath: single)))
+        let mergedReport = try ExplorationReport(decoding: try Data(contentsOf: URL(fileURLWithPath: mergedPath)))
+        #expect(mergedReport.results == singleReport.results)
+        // The printed summary agrees too, from the runs row to the replay lines (wall times aside).
+        func results(_ text: String) -> [String] {
+            text.split(separator: "\n").map(String.init).filter {
+                !$0.hasPrefix("wall time") && !$0.hasPrefix("simulated / wall") && !$0.hasPrefix("seeds per second")
+                    && !$0.hasPrefix("livesim ") && !$0.hasPrefix("shrunk seed") && !$0.contains("replay: swift run livesim replay /")
+            }
+        }
+        #expect(results(merge.standardOutput) == results(one.standardOutput))
+        #expect(merge.standardOutput.contains("replay: swift run livesim replay --seed"))
+    }
+
+    @Test("merge refuses a missing file, a non-report and overlapping shards; explore refuses to overwrite a report")
+    func mergeErrors() throws {
+        let missing = try LivesimTraceCommandTests.livesim(["merge", "/nonexistent/report.json"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("cannot read /nonexistent/report.json"), "\(missing.standardError)")
+        let none = try LivesimTraceCommandTests.livesim(["merge"])
+        #expect(none.status == 64)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let notReport = directory.appendingPathComponent("not.json")
+        try Data("{}".utf8).write(to: notReport)
+        let garbage = try LivesimTraceCommandTests.livesim(["merge", notReport.path])
+        #expect(garbage.status == 1)
+        #expect(garbage.standardError.contains("not an exploration report"), "\(garbage.standardError)")
+        let report = directory.appendingPathComponent("a.json").path
+        let first = try LivesimTraceCommandTests.livesim(["explore", "--seeds", "0..<2", "--duration", "1m", "--report", report])
+        #expect(first.status == 0, "\(first.standardError)")
+        let again = try LivesimTraceCommandTests.livesim(["explore", "--seeds", "0..<2", "--duration", "1m", "--report", report])
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("already exists"), "\(again.standardError)")
+        #expect(!again.standardError.contains("explored"), "refused before exploring")
+        let overlap = try LivesimTraceCommandTests.livesim(["merge", report, report])
+        #expect(overlap.status == 1)
+        #expect(overlap.standardError.contains("seed 0 is in more than one report"), "\(overlap.standardError)")
+    }
+
     @Test("malformed options exit 64 with the usage", arguments: [
         ["--seeds", "ten"], ["--seeds", "5..<2"], ["--duration", "1 hour"], ["--strategy", "lifo"],
-        ["--variant", "nope"], ["--threads", "0"], ["--bogus"],
+        ["--variant", "nope"], ["--threads", "0"], ["--bogus"], ["--shard", "4/4"], ["--shard", "1/0"],
+        ["--shard", "a/b"], ["--seeds", "0..<3", "--shard", "0/4"], ["--report", ""],
     ])
     func malformed(arguments: [String]) throws {
         let output = try LivesimTraceCommandTests.livesim(["explore"] + arguments)

@@ -83,6 +83,17 @@ public struct Explorer: Sendable {
 }
 
 extension Explorer {
+    /// The `index`-th (from 0) of `count` contiguous parts of `seeds`: the parts differ in
+    /// size by at most one seed and together cover `seeds` exactly once, so shards run on
+    /// many machines and merged (``ExplorationReport/merge(_:)``) equal one run.
+    public static func shard(_ index: UInt64, of count: UInt64, seeds: Range<UInt64>) -> Range<UInt64> {
+        precondition(count > 0 && index < count, "shard \(index) of \(count)")
+        let total = UInt64(seeds.count)
+        let size = total / count, extra = total % count
+        let start = seeds.lowerBound + index * size + min(index, extra)
+        return start..<(start + size + (index < extra ? 1 : 0))
+    }
+
     /// Where two runs of the same scenario first differ (nil if their logs and counters
     /// are identical): the first differing log line, numbered from 1.
     public static func divergence(_ first: RunResult, _ second: RunResult) -> String? {
