@@ -25,6 +25,8 @@ import Synchronization
 public final class WebSocketConnection: TransportConnection {
     /// The subprotocol the server chose, if any (always one of those offered).
     public let subprotocol: String?
+    /// The 101 response's headers (names lower-cased), in the order received.
+    public let responseHeaders: [Endpoint.Header]
     /// The permessage-deflate parameters agreed in the handshake; nil without compression.
     public let compression: DeflateParameters?
 
@@ -64,10 +66,12 @@ public final class WebSocketConnection: TransportConnection {
 
     init(
         stream: any ByteStream, subprotocol: String?, leftover: [UInt8], maxMessageSize: Int,
-        random: any RandomSource & Sendable, closeTimeout: Duration, compression: DeflateCodec? = nil
+        random: any RandomSource & Sendable, closeTimeout: Duration, compression: DeflateCodec? = nil,
+        responseHeaders: [Endpoint.Header] = []
     ) {
         self.stream = stream
         self.subprotocol = subprotocol
+        self.responseHeaders = responseHeaders
         self.closeTimeout = closeTimeout
         self.compression = compression?.parameters
         deflater = compression?.deflater
@@ -77,6 +81,9 @@ public final class WebSocketConnection: TransportConnection {
     }
 
     deinit { stream.shutdown() }
+
+    /// The subprotocol and the response headers, as the manager shows them to the app.
+    public var handshake: Handshake { Handshake(subprotocol: subprotocol, headers: responseHeaders) }
 
     // MARK: Sending
 

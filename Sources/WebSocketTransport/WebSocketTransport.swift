@@ -84,7 +84,7 @@ public struct WebSocketTransport: Transport {
                     return WebSocketConnection(
                         stream: stream, subprotocol: subprotocol, leftover: Array(received[consumed...]),
                         maxMessageSize: configuration.maxMessageSize, random: random.split(),
-                        closeTimeout: configuration.closeTimeout, compression: codec)
+                        closeTimeout: configuration.closeTimeout, compression: codec, responseHeaders: response.headers)
                 }
                 let bytes = try await stream.read(maximum: 4096, until: deadline)
                 if bytes.isEmpty {

@@ -64,7 +64,7 @@ struct ConnectSession: Sendable {
                     // Unbuffered, so a pipe sees each event as it happens.
                     FileHandle.standardOutput.write(Data((String(format: "%8.3f ", seconds) + "\(event)\n").utf8))
                     switch event {
-                    case .phase(.stopped(let reason)):
+                    case .phase(.stopped(let reason, _)):
                         if let stopping {
                             await waitForCloseHandshake()
                             print("stopped (\(stopping.why))")

@@ -166,7 +166,7 @@ struct ManagerPeerTests {
                 #"2 {"seq":2,"topic":"loans","text":"second"}"#,
                 #"3 {"seq":3,"topic":"loans","text":"missed"}"#,
             ])
-        let reasons = await log.phases.compactMap { if case .waiting(let reason, _) = $0 { reason } else { nil } }
+        let reasons = await log.phases.compactMap { if case .waiting(let reason, _, _) = $0 { reason } else { nil } }
         #expect(reasons == ["error ECONNRESET", "error ECONNRESET"])
         #expect(await log.phases.filter(\.isOpen).count == 3)
     }
@@ -193,7 +193,7 @@ struct ManagerPeerTests {
         // The first wait after the freeze is the heartbeat's verdict (an earlier connect
         // timeout on a loaded machine would be a different story, before the freeze).
         let firstWait = events[marks.value...].first { Self.isWaiting($0) }
-        guard case .phase(.waiting(let reason, _)) = firstWait else {
+        guard case .phase(.waiting(let reason, _, _)) = firstWait else {
             Issue.record("no wait after the freeze: \(events)")
             return
         }

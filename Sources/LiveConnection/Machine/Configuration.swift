@@ -24,6 +24,9 @@ public struct ConnectionConfiguration: Hashable, Sendable {
     public var refreshHandshakeStatuses: Set<Int> = [401]
     /// Handshake statuses after which retrying is pointless (403 Forbidden).
     public var terminalHandshakeStatuses: Set<Int> = [403]
+    /// When the manager asks its credentials provider: after an expiry (the default), or
+    /// before every connection attempt.
+    public var credentialsTiming: CredentialsTiming = .afterExpiry
     /// Ask the server to replay from the last sequence number on every new connection.
     public var resume: Bool = true
     /// Give up after this many failures since a connection last proved itself (answered a
@@ -34,6 +37,25 @@ public struct ConnectionConfiguration: Hashable, Sendable {
     public private(set) var maximumAttempts: Int? = nil
 
     public init() {}
+
+    /// When the credentials provider is asked for credentials.
+    ///
+    /// ```swift
+    /// var configuration = ConnectionConfiguration()
+    /// configuration.credentialsTiming = .beforeEveryConnect   // short-lived tokens: a fresh one per attempt
+    /// let manager = ConnectionManager(configuration: configuration, transport: transport,
+    ///                                 credentials: { [.init("Authorization", "Bearer \(try await tokens.mint())")] })
+    /// ```
+    public enum CredentialsTiming: Hashable, Sendable {
+        /// Only after the server says the credentials expired (a refresh close code such as
+        /// 4001, or HTTP 401): one refresh, then reconnect. Attempts reuse the last headers.
+        case afterExpiry
+        /// Before every connection attempt, as part of it (the phase is connecting, the connect
+        /// timeout covers the provider too). A provider that throws fails that attempt like a
+        /// refused connection (backoff, attempt limit). An expiry needs no refresh of its own:
+        /// it is a failure, and the next attempt fetches fresh credentials anyway.
+        case beforeEveryConnect
+    }
 
     /// Gives up after `limit` failures since a connection last proved itself; nil retries
     /// until `disconnect()`.

@@ -32,37 +32,67 @@ extension ConnectionMachine {
         return effects + commands.map { .completeCommand($0, outcome) }
     }
 
-    /// One more failure: draw the delay, wait, report why.
-    mutating func scheduleRetry(reason: String, using random: inout some RandomSource) -> [Effect] {
+    /// One more failure: draw the delay, wait, report why (and the server's close frame, if
+    /// one ended the connection).
+    mutating func scheduleRetry(
+        reason: String, close: CloseFrame? = nil, using random: inout some RandomSource
+    ) -> [Effect] {
         failures += 1
         // The app's opt-in limit wins over "wanted until disconnect": it asked to be told
         // instead of retrying forever (stop clears `wanted`; only connect(to:) starts over).
         // It counts what the backoff counts: failures since a connection last proved itself.
         if let limit = configuration.maximumAttempts, failures >= limit {
-            return stop(reason: "gave up after \(failures) attempts")
+            return stop(reason: "gave up after \(failures) attempts", close: close)
         }
         let delay = configuration.backoff.delay(afterFailures: failures, previous: lastDelay, using: &random)
         lastDelay = delay
-        state = .waiting(reason: reason)
+        state = .waiting(reason: reason, close: close)
         return [.startTimer(.retry, delay), .report(phase)]
+    }
+
+    /// Credentials expired (a refresh close code or handshake status). After-expiry timing
+    /// refreshes them; before-every-connect timing needs no refresh: the next attempt fetches
+    /// fresh ones anyway, so the expiry is one more failure, retried with the delay the refresh
+    /// path would wait after its refresh (at once after a proven connection; longer each time
+    /// the fresh credentials did not help).
+    mutating func credentialsExpired(
+        reason: String, close: CloseFrame?, using random: inout some RandomSource
+    ) -> [Effect] {
+        switch configuration.credentialsTiming {
+        case .afterExpiry:
+            return beginRefresh(reason: reason, close: close)
+        case .beforeEveryConnect:
+            failures += 1
+            if let limit = configuration.maximumAttempts, failures >= limit {
+                return stop(reason: "gave up after \(failures) attempts", close: close)
+            }
+            let delay = configuration.backoff.delay(afterFailures: failures - 1, previous: lastDelay, using: &random)
+            if delay == .zero {
+                lastDelay = .zero
+                return startConnecting()
+            }
+            lastDelay = delay
+            state = .waiting(reason: reason, close: close)
+            return [.startTimer(.retry, delay), .report(phase)]
+        }
     }
 
     /// Credentials expired: one refresh, however many triggers (the state absorbs the rest
     /// while refreshing; `refreshInFlight` absorbs a trigger that comes after the machine left
     /// a refresh, e.g. disconnect, connect, 4001 again, before the provider answered).
-    mutating func beginRefresh(reason: String) -> [Effect] {
+    mutating func beginRefresh(reason: String, close: CloseFrame? = nil) -> [Effect] {
         failures += 1
         lastDelay = .zero
-        state = .refreshing(reason: reason)
+        state = .refreshing(reason: reason, close: close)
         guard !refreshInFlight else { return [.report(phase)] }
         refreshInFlight = true
         return [.refreshCredentials, .report(phase)]
     }
 
     /// Terminal: retrying would be refused again. Only `connect(to:)` leaves this.
-    mutating func stop(reason: String) -> [Effect] {
+    mutating func stop(reason: String, close: CloseFrame? = nil) -> [Effect] {
         wanted = false
-        return enter(.stopped(reason: reason))
+        return enter(.stopped(reason: reason, close: close))
     }
 
     mutating func enter(_ next: State) -> [Effect] {

@@ -51,9 +51,11 @@ extension ConnectionMachine {
         // The one refresh in flight answered, whatever state the machine is in now.
         refreshInFlight = false
         let reason: String
+        let close: CloseFrame?
         switch state {
-        case .refreshing(let why):
+        case .refreshing(let why, let frame):
             reason = why
+            close = frame
         case .idle, .connecting, .subscribing, .open, .waiting, .backgrounded, .stopped:
             // The machine left the refresh (disconnect, connect, background): the next
             // trigger asks again; this answer only clears `refreshInFlight`.
@@ -61,13 +63,15 @@ extension ConnectionMachine {
         }
         guard wanted else { return enter(.stopped(reason: "disconnected")) }
         guard foreground else { return enter(.backgrounded) }
-        guard succeeded else { return scheduleRetry(reason: "credentials refresh failed", using: &random) }
+        guard succeeded else {
+            return scheduleRetry(reason: "credentials refresh failed", close: close, using: &random)
+        }
         // Reconnect with the fresh credentials; if tokens keep expiring without an open in
         // between, back off like any other failure instead of hot-looping.
         let delay = configuration.backoff.delay(afterFailures: failures - 1, previous: lastDelay, using: &random)
         if delay == .zero { return startConnecting() }
         lastDelay = delay
-        state = .waiting(reason: reason)
+        state = .waiting(reason: reason, close: close)
         return [.startTimer(.retry, delay), .report(phase)]
     }
 }

@@ -71,7 +71,7 @@ extension ConnectionMachine {
             if case .handshakeRejected(let status) = error {
                 if configuration.terminalHandshakeStatuses.contains(status) { return closing + stop(reason: error.reason) }
                 if configuration.refreshHandshakeStatuses.contains(status) {
-                    return closing + beginRefresh(reason: error.reason)
+                    return closing + credentialsExpired(reason: error.reason, close: nil, using: &random)
                 }
             }
             return closing + scheduleRetry(reason: error.reason, using: &random)
@@ -142,11 +142,16 @@ extension ConnectionMachine {
     ) -> [Effect] {
         switch state {
         case .connecting(g), .subscribing(g, _), .open(g, _, _, _):
+            // The reason names the code; the close frame itself, the server's words included,
+            // rides along typed, so the app need not parse either.
             let why = "closed \(code)"
+            let close = CloseFrame(code: code, reason: reason)
             let closing = tearDown(g, code: code, reason: reason, outcome: .outcomeUnknown)
-            if configuration.terminalCloseCodes.contains(code) { return closing + stop(reason: why) }
-            if configuration.refreshCloseCodes.contains(code) { return closing + beginRefresh(reason: why) }
-            return closing + scheduleRetry(reason: why, using: &random)
+            if configuration.terminalCloseCodes.contains(code) { return closing + stop(reason: why, close: close) }
+            if configuration.refreshCloseCodes.contains(code) {
+                return closing + credentialsExpired(reason: why, close: close, using: &random)
+            }
+            return closing + scheduleRetry(reason: why, close: close, using: &random)
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
             // A dead generation's close: its socket is already gone from the machine's view.
             return []

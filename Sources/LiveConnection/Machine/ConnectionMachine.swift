@@ -35,14 +35,16 @@ public struct ConnectionMachine: Hashable, Sendable {
         /// `commandsInFlight` are the commands handed to `g` whose send has not completed,
         /// answered when `g` is torn down (never resent).
         case open(Generation, attempt: Int, awaitingPong: Bool, commandsInFlight: [CommandID])
-        /// Waiting for the retry timer.
-        case waiting(reason: String)
-        /// Waiting for the credentials provider (after 4001 or HTTP 401).
-        case refreshing(reason: String)
+        /// Waiting for the retry timer; `close` is the server's close frame, if one ended the
+        /// last connection.
+        case waiting(reason: String, close: CloseFrame? = nil)
+        /// Waiting for the credentials provider (after 4001 or HTTP 401); `close` as for waiting.
+        case refreshing(reason: String, close: CloseFrame? = nil)
         /// Wanted, but in the background: no socket.
         case backgrounded
-        /// Not wanted (disconnected) or given up (terminal close code).
-        case stopped(reason: String)
+        /// Not wanted (disconnected) or given up (terminal close code, attempt limit); `close`
+        /// is the server's close frame, if one ended it.
+        case stopped(reason: String, close: CloseFrame? = nil)
     }
 
     public let configuration: ConnectionConfiguration
@@ -112,9 +114,10 @@ public struct ConnectionMachine: Hashable, Sendable {
         case .idle: .idle
         case .connecting, .subscribing: .connecting(attempt: failures + 1)
         case .open(_, let attempt, _, _): .open(attempt: attempt)
-        case .waiting(let reason), .refreshing(let reason): .waiting(reason: reason, delay: lastDelay ?? .zero)
+        case .waiting(let reason, let close), .refreshing(let reason, let close):
+            .waiting(reason: reason, delay: lastDelay ?? .zero, close: close)
         case .backgrounded: .backgrounded
-        case .stopped(let reason): .stopped(reason: reason)
+        case .stopped(let reason, let close): .stopped(reason: reason, close: close)
         }
     }
 

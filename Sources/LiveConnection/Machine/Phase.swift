@@ -15,12 +15,15 @@ public enum Phase: Hashable, Sendable, CustomStringConvertible {
     /// ``connecting(attempt:)``.
     case open(attempt: Int)
     /// Waiting `delay` before the next attempt, because of `reason`
-    /// ("closed 4001", "heartbeat missed", "error ECONNRESET", "handshake 503", …).
-    case waiting(reason: String, delay: Duration)
+    /// ("closed 4001", "heartbeat missed", "error ECONNRESET", "handshake 503", …); `close` is
+    /// the server's close frame when the server ended the last connection with one.
+    case waiting(reason: String, delay: Duration, close: CloseFrame? = nil)
     /// Wanted, but the app is in the background: no socket until it comes back.
     case backgrounded
-    /// Not retrying, because of `reason` ("closed 4003", "disconnected"). Only `connect(to:)` leaves it.
-    case stopped(reason: String)
+    /// Not retrying, because of `reason` ("closed 4003", "disconnected"); `close` is the
+    /// server's close frame when a close ended it (a terminal code, or the last failure before
+    /// giving up). Only `connect(to:)` leaves it.
+    case stopped(reason: String, close: CloseFrame? = nil)
 
     /// Whether this is the open phase, whatever attempt opened it.
     public var isOpen: Bool {
@@ -32,9 +35,10 @@ public enum Phase: Hashable, Sendable, CustomStringConvertible {
         case .idle: "idle"
         case .connecting(let attempt): "connecting attempt=\(attempt)"
         case .open(let attempt): "open attempt=\(attempt)"
-        case .waiting(let reason, let delay): "waiting \(delay.traceFormatted) reason=\"\(reason)\""
+        case .waiting(let reason, let delay, let close):
+            "waiting \(delay.traceFormatted) reason=\"\(reason)\"" + (close.map { " close=\($0)" } ?? "")
         case .backgrounded: "backgrounded"
-        case .stopped(let reason): "stopped reason=\"\(reason)\""
+        case .stopped(let reason, let close): "stopped reason=\"\(reason)\"" + (close.map { " close=\($0)" } ?? "")
         }
     }
 }

@@ -6,11 +6,23 @@ extension ConnectionManager {
         case .openConnection(let g, let endpoint):
             let handle = GenerationHandle()
             generations[g] = handle
-            let target = endpointWithCredentials(endpoint)
-            spawn { await handle.signal.cancelling { await self.runGeneration(g, target, handle) } }
+            guard fetchesCredentialsBeforeConnect, let provider = credentials else {
+                let target = endpointWithCredentials(endpoint)
+                spawn { await handle.signal.cancelling { await self.runGeneration(g, target, handle) } }
+                return
+            }
+            // Credentials first, as part of the attempt: the connect timeout (which abandons
+            // the job) covers the provider too, and its failure is the attempt's.
+            spawn {
+                await handle.signal.cancelling {
+                    guard let target = await self.fetchCredentials(for: g, endpoint, from: provider) else { return }
+                    await self.runGeneration(g, target, handle)
+                }
+            }
 
         case .closeConnection(let g, let code, let reason):
             generations.removeValue(forKey: g)?.close(code: code, reason: reason)
+            handshakes.removeValue(forKey: g)
 
         case .send(let g, let outbound):
             guard let handle = generations[g] else { return }
@@ -88,6 +100,27 @@ extension ConnectionManager {
 
     func received(_ g: Generation, _ message: Message) {
         process(.received(g, sequence: wire.sequence(message)), carrying: message)
+    }
+
+    /// Asks the provider for generation `g`'s credentials; the endpoint with them laid over its
+    /// headers, or nil after reporting the failure (nothing is reported for an abandoned attempt).
+    nonisolated func fetchCredentials(
+        for g: Generation, _ endpoint: Endpoint, from provider: CredentialsProvider
+    ) async -> Endpoint? {
+        do {
+            let headers = try await provider()
+            return await adoptCredentials(headers, for: endpoint)
+        } catch {
+            if Task.isCancelled { return nil }
+            await process(.connectFailed(g, .credentialsUnavailable(String(describing: error))))
+            return nil
+        }
+    }
+
+    /// Keeps fresh headers for later attempts too, and lays them over `endpoint`'s.
+    func adoptCredentials(_ headers: [Endpoint.Header], for endpoint: Endpoint) -> Endpoint {
+        refreshedHeaders = headers
+        return endpointWithCredentials(endpoint)
     }
 
     /// The endpoint with refreshed credentials laid over its own headers.

@@ -10,7 +10,7 @@ extension ConnectionManager {
             await process(.connectFailed(g, error))
             return
         }
-        guard await connectionOpened(g, handle) else {
+        guard await connectionOpened(g, handle, connection.handshake) else {
             // Abandoned while the handshake was finishing: never keep two sockets.
             await connection.close(code: .normal, reason: "stale connection")
             return
@@ -65,13 +65,15 @@ extension ConnectionManager {
         }
     }
 
-    /// Marks the generation open and tells the machine; false if it was abandoned.
-    func connectionOpened(_ g: Generation, _ handle: GenerationHandle) -> Bool {
+    /// Marks the generation open (keeping its handshake for the app) and tells the machine;
+    /// false if it was abandoned.
+    func connectionOpened(_ g: Generation, _ handle: GenerationHandle, _ handshake: Handshake) -> Bool {
         guard generations[g] === handle else {
             process(.opened(g))
             return false
         }
         handle.markOpen()
+        handshakes[g] = handshake
         process(.opened(g))
         return true
     }

@@ -23,6 +23,8 @@ public actor ConnectionManager {
     let clock: any Clock<Duration>
     let wire: SubscriptionProtocol
     let credentials: CredentialsProvider?
+    /// The provider is asked before every attempt (as part of it), not only after an expiry.
+    let fetchesCredentialsBeforeConnect: Bool
     let observer: Observer?
     var logic: any ConnectionLogic
     var random: AnyRandomSource
@@ -33,6 +35,8 @@ public actor ConnectionManager {
 
     /// Per live generation: its mailbox and the signal that abandons its attempt.
     var generations: [Generation: GenerationHandle] = [:]
+    /// Per generation whose handshake completed: the server's answer, until it is closed.
+    var handshakes: [Generation: Handshake] = [:]
     /// Armed timers by serial number: a fire whose serial is not here was disarmed.
     var timers: [TimerID: UInt64] = [:]
     var timerSerial: UInt64 = 0
@@ -42,7 +46,8 @@ public actor ConnectionManager {
     /// Headers from the last credentials refresh, laid over the endpoint's own.
     var refreshedHeaders: [Endpoint.Header] = []
 
-    /// Fresh credentials (e.g. `Authorization` headers) after a token expired (close 4001).
+    /// Fresh credentials (e.g. `Authorization` headers): after a token expired (close 4001),
+    /// or before every attempt (``ConnectionConfiguration/credentialsTiming``).
     public typealias CredentialsProvider = @Sendable () async throws -> [Endpoint.Header]
 
     /// Sees every input and the effects it produced, in order: the simulator's invariants
@@ -58,7 +63,8 @@ public actor ConnectionManager {
     ///   - clock: all time goes through it (`ContinuousClock` or a virtual clock).
     ///   - random: backoff draws (system generator, or a seeded one in tests).
     ///   - subscriptionProtocol: the wire spelling of subscribe / resume / sequence numbers.
-    ///   - credentials: called once per token expiry; `nil` reconnects with the same headers.
+    ///   - credentials: called once per token expiry, or before every attempt with
+    ///     `credentialsTiming = .beforeEveryConnect`; `nil` reconnects with the same headers.
     ///   - logic: the decision maker; defaults to `ConnectionMachine(configuration:)`.
     ///   - observer: sees every input and its effects.
     public init(
@@ -76,6 +82,7 @@ public actor ConnectionManager {
         self.random = AnyRandomSource(random)
         self.wire = subscriptionProtocol
         self.credentials = credentials
+        fetchesCredentialsBeforeConnect = credentials != nil && configuration.credentialsTiming == .beforeEveryConnect
         self.logic = logic ?? ConnectionMachine(configuration: configuration)
         self.observer = observer
         (jobs, work) = AsyncStream.makeStream(of: Job.self)
@@ -175,6 +182,17 @@ public actor ConnectionManager {
     /// The phase now.
     public var phase: Phase { logic.phase }
 
+    /// The open connection's handshake: the subprotocol the server chose and its response
+    /// headers. Nil unless the phase is open (a new connection's shows once it opens).
+    ///
+    /// ```swift
+    /// if await manager.handshake?.subprotocol == "v2.live" { useVersion2() }
+    /// ```
+    public var handshake: Handshake? {
+        guard logic.phase.isOpen, let newest = handshakes.keys.max() else { return nil }
+        return handshakes[newest]
+    }
+
     // MARK: The one path into the machine
 
     /// Hands one input to the machine and executes its effects, synchronously on the actor.
@@ -193,6 +211,7 @@ public actor ConnectionManager {
         // Sorted, never in hash order: the order of these wake-ups must not vary between runs.
         for g in generations.keys.sorted() { generations[g]?.abandon() }
         generations = [:]
+        handshakes = [:]
         for id in commands.keys.sorted() { commands[id]?.continuation.resume(returning: .outcomeUnknown) }
         commands = [:]
         broadcaster.finish()

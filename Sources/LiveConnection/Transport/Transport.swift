@@ -42,6 +42,15 @@ public protocol TransportConnection: Sendable {
     /// Starts the closing handshake with a code and reason, and releases the connection.
     /// Never throws: closing a broken connection is still closing it.
     func close(code: CloseCode, reason: String) async
+
+    /// The server's answer to the opening handshake: the chosen subprotocol, the response
+    /// headers. The manager shows it to the app as ``ConnectionManager/handshake``.
+    var handshake: Handshake { get }
+}
+
+extension TransportConnection {
+    /// A transport that does not report its handshake: no subprotocol, no headers.
+    public var handshake: Handshake { Handshake() }
 }
 
 /// What ``TransportConnection/receive()`` returns.

@@ -27,6 +27,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case notConnected
     /// The task was cancelled while the operation was in progress.
     case cancelled
+    /// The credentials provider failed before the attempt (with
+    /// `ConnectionConfiguration.CredentialsTiming.beforeEveryConnect`); what it threw.
+    case credentialsUnavailable(String)
 
     /// The short reason used in the manager's waiting phase and in traces.
     public var reason: String {
@@ -41,6 +44,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidURL: "error invalid url"
         case .notConnected: "error not connected"
         case .cancelled: "cancelled"
+        case .credentialsUnavailable: "credentials unavailable"
         }
     }
 
@@ -51,6 +55,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tls(let detail): "TLS: \(detail)"
         case .protocolViolation(let code, let detail): "protocol violation (\(code)): \(detail)"
         case .invalidURL(let detail): "invalid URL: \(detail)"
+        case .credentialsUnavailable(let detail): "credentials unavailable: \(detail)"
         default: reason
         }
     }

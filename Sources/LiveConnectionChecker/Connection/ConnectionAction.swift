@@ -106,7 +106,7 @@ struct InputTable: Sendable {
         receivedPlain = add(.received(live, sequence: nil), .live)
         receivedSequence = (0..<bounds.serverLog).map { add(.received(live, sequence: UInt64($0 + 1)), .live) }
         pong = add(.pong(live), .live)
-        peerCloses = Self.closeCodes.map { add(.closedByPeer(live, code: $0, reason: "bye"), .live) }
+        peerCloses = Self.closeCodes.map { add(.closedByPeer(live, code: $0, reason: Self.closeReason), .live) }
         reset = add(.failed(live, Self.resetError), .live)
         sendCompleted = (0..<bounds.commands).map { add(.sendCompleted(live, CommandID(UInt64($0 + 1))), .live) }
         flushed = add(.flushed(live), .live)
@@ -142,6 +142,11 @@ struct InputTable: Sendable {
         entries.append(Entry(input: input, source: source))
         return entries.count - 1
     }
+
+    /// Every close frame a machine in this world can carry: the live closes' codes, reason "bye".
+    static let closes = closeCodes.map { CloseFrame(code: $0, reason: closeReason) }
+    /// The reason text of every close the environment delivers.
+    static let closeReason = "bye"
 
     /// Every reason string a machine in this world can carry.
     static func reasons(configuration: ConnectionConfiguration) -> [String] {

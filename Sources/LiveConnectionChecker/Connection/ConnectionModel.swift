@@ -59,7 +59,8 @@ public struct ConnectionModel: Model {
         self.bounds = bounds
         self.variant = variant
         codebook = try MachineCodebook(
-            configuration: configuration, bounds: bounds, reasons: InputTable.reasons(configuration: configuration))
+            configuration: configuration, bounds: bounds, reasons: InputTable.reasons(configuration: configuration),
+            closes: InputTable.closes)
         inputs = InputTable(codebook: codebook, bounds: bounds)
         stepper = MachineStepper(codebook: codebook, variant: variant)
         retryCeilings = (0...codebook.failureCap).map { failures in

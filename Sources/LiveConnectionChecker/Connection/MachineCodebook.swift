@@ -20,13 +20,16 @@ import LiveConnection
 /// Layout of the code (bit offsets): kind 0–3, reason 4–8, wanted 9, foreground 10,
 /// endpoint 11–12, minted 13, failures 14–17, last delay 18–23, topics 24–31 (count +
 /// three 2-bit entries), last sequence 32–34, commands in flight 35–42, refresh in
-/// flight 43, flushes pending 44–46, has been open 47, the open state's attempt − 1 48–51.
+/// flight 43, flushes pending 44–46, has been open 47, the open state's attempt − 1 48–51,
+/// the close frame of a waiting, refreshing or stopped state 52–54.
 struct MachineCodebook: Sendable {
     let configuration: ConnectionConfiguration
     let endpoints: [Endpoint]
     let topics: [String]
     /// Every reason a waiting, refreshing or stopped state can carry in this world.
     let reasons: [String]
+    /// Every close frame such a state can carry in this world.
+    let closes: [CloseFrame]
     /// Every delay a boundary draw can produce, in first-found order.
     let delays: [Duration]
     /// Where `failures` saturates.
@@ -40,9 +43,11 @@ struct MachineCodebook: Sendable {
         case idle, connecting, subscribing, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped
     }
 
-    init(configuration: ConnectionConfiguration, bounds: ConnectionBounds, reasons: [String])
+    init(configuration: ConnectionConfiguration, bounds: ConnectionBounds, reasons: [String], closes: [CloseFrame])
         throws(ConnectionModelError)
     {
+        precondition(closes.count < 8, "\(closes.count) close frames do not fit the code's 3 bits")
+        self.closes = closes
         self.configuration = configuration
         endpoints = ["wss://a.example/live", "wss://b.example/live"].prefix(bounds.endpoints).map { text in
             guard let url = URL(string: text) else { preconditionFailure("bad built-in endpoint \(text)") }
@@ -99,6 +104,7 @@ struct MachineCodebook: Sendable {
         let generation = minted ? Self.current : Generation(0)
         let commands = list(field(code, 35, 8)).map { CommandID(UInt64($0 + 1)) }
         let attempt = Int(field(code, 48, 4)) + 1
+        let close = field(code, 52, 3) == 0 ? nil : closes[Int(field(code, 52, 3)) - 1]
         let state: ConnectionMachine.State
         switch Kind(rawValue: field(code, 0, 4)) {
         case .idle: state = .idle
@@ -107,10 +113,10 @@ struct MachineCodebook: Sendable {
         case .open: state = .open(generation, attempt: attempt, awaitingPong: false, commandsInFlight: commands)
         case .openAwaitingPong:
             state = .open(generation, attempt: attempt, awaitingPong: true, commandsInFlight: commands)
-        case .waiting: state = .waiting(reason: reason)
-        case .refreshing: state = .refreshing(reason: reason)
+        case .waiting: state = .waiting(reason: reason, close: close)
+        case .refreshing: state = .refreshing(reason: reason, close: close)
         case .backgrounded: state = .backgrounded
-        case .stopped, nil: state = .stopped(reason: reason)
+        case .stopped, nil: state = .stopped(reason: reason, close: close)
         }
         let endpoint = field(code, 11, 2)
         let delay = field(code, 18, 6)
@@ -131,6 +137,7 @@ struct MachineCodebook: Sendable {
     func encode(_ machine: ConnectionMachine) -> UInt64 {
         var code: UInt64 = 0
         var reason = ""
+        var close: CloseFrame?
         let kind: Kind
         switch machine.state {
         case .idle: kind = .idle
@@ -139,10 +146,10 @@ struct MachineCodebook: Sendable {
         case .open(_, let attempt, let awaiting, _):
             kind = awaiting ? .openAwaitingPong : .open
             code |= UInt64(min(attempt - 1, failureCap)) << 48
-        case .waiting(let why): kind = .waiting; reason = why
-        case .refreshing(let why): kind = .refreshing; reason = why
+        case .waiting(let why, let frame): kind = .waiting; reason = why; close = frame
+        case .refreshing(let why, let frame): kind = .refreshing; reason = why; close = frame
         case .backgrounded: kind = .backgrounded
-        case .stopped(let why): kind = .stopped; reason = why
+        case .stopped(let why, let frame): kind = .stopped; reason = why; close = frame
         }
         code |= kind.rawValue
         if !reason.isEmpty {
@@ -150,6 +157,12 @@ struct MachineCodebook: Sendable {
                 preconditionFailure("reason \"\(reason)\" of state \(machine.state) is not in the model's reason table")
             }
             code |= UInt64(index + 1) << 4
+        }
+        if let close {
+            guard let index = closes.firstIndex(of: close) else {
+                preconditionFailure("close \(close) of state \(machine.state) is not in the model's close table")
+            }
+            code |= UInt64(index + 1) << 52
         }
         if machine.wanted { code |= 1 << 9 }
         if machine.foreground { code |= 1 << 10 }

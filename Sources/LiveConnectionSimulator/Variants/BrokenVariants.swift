@@ -202,7 +202,7 @@ package struct DoubleReconnect: MachineWrapper {
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         let effects = base.handle(input, using: &random)
         guard case .failed(let g, _) = input, g == base.generation, base.liveGeneration == nil,
-            case .waiting(reason: "heartbeat missed") = base.state
+            case .waiting(reason: "heartbeat missed", _) = base.state
         else { return effects }
         let delay = base.configuration.backoff.delay(
             afterFailures: base.failures, previous: base.lastDelay, using: &random)

@@ -48,12 +48,14 @@ struct GiveUpTests {
         for _ in 1...2 {
             driver.open(try driver.live)
             driver.handle(.closedByPeer(try driver.live, code: .internalError, reason: "bye"))
-            #expect(driver.state == .waiting(reason: "closed 1011"))
+            #expect(driver.state == .waiting(reason: "closed 1011", close: CloseFrame(code: .internalError, reason: "bye")))
             _ = try driver.fire(.retry)
         }
         driver.open(try driver.live)
         driver.handle(.closedByPeer(try driver.live, code: .internalError, reason: "bye"))
-        #expect(driver.phase == .stopped(reason: "gave up after 3 attempts"), "three opens that each closed at once")
+        #expect(
+            driver.phase == .stopped(reason: "gave up after 3 attempts", close: CloseFrame(code: .internalError, reason: "bye")),
+            "three opens that each closed at once")
     }
 
     @Test("a connection that answered a heartbeat resets the count, as it resets the backoff")

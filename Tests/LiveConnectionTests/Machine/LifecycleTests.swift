@@ -52,7 +52,8 @@ struct LifecycleTests {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         try driver.connectAndOpen()
         let effects = driver.handle(input)
-        #expect(effects.phases == [.waiting(reason: reason, delay: .seconds(1))])
+        let close: CloseFrame? = if case .closedByPeer(_, let code, let text) = input { CloseFrame(code: code, reason: text) } else { nil }
+        #expect(effects.phases == [.waiting(reason: reason, delay: .seconds(1), close: close)])
         #expect(effects.closed == [1])
         #expect(driver.machine.wanted)
     }

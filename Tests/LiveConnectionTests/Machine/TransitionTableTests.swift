@@ -46,8 +46,10 @@ struct TransitionTableTests {
     }
 
     /// A machine in the named state, reached by inputs only (generation 1 is live where one is).
-    static func machine(in name: String, awaitingPong: Bool) throws -> MachineDriver {
-        var driver = MachineDriver()
+    static func machine(
+        in name: String, awaitingPong: Bool, configuration: ConnectionConfiguration = ConnectionConfiguration()
+    ) throws -> MachineDriver {
+        var driver = MachineDriver(configuration)
         switch name {
         case "idle": break
         case "connecting": driver.handle(.connect(.primary))
@@ -130,8 +132,12 @@ struct TransitionTableTests {
         var checked = 0
         for row in try Self.rows() where !row.from.hasPrefix("any") {
             let background = row.from.contains("in the background")
+            // A row for a non-default timing says so in its input cell.
+            var configuration = ConnectionConfiguration()
+            if row.input.contains("credentials before every connect") { configuration.credentialsTiming = .beforeEveryConnect }
             for start in Self.states(in: row.from) {
-                var driver = try Self.machine(in: start.name, awaitingPong: start.awaitingPong ?? false)
+                var driver = try Self.machine(
+                    in: start.name, awaitingPong: start.awaitingPong ?? false, configuration: configuration)
                 if background { driver.handle(.setForeground(false)) }
                 let g = driver.machine.generation
                 let inputs = try #require(Self.inputs(for: row.input, live: g), "\(row): input not understood")

@@ -86,7 +86,12 @@ final class InMemoryServer: Sendable {
         try state.withLock { (state) throws(TransportError) -> InMemoryConnection in
             state.headers.append(endpoint.headers)
             if let status = state.handshakeStatus { throw .handshakeRejected(status: status) }
-            let connection = InMemoryConnection(number: state.connections.count + 1, server: self)
+            // The handshake a real server would answer: the first subprotocol offered, and a
+            // header naming the connection, so a test can tell which connection's it sees.
+            let number = state.connections.count + 1
+            let handshake = Handshake(
+                subprotocol: endpoint.subprotocols.first, headers: [.init("x-connection", String(number))])
+            let connection = InMemoryConnection(number: number, server: self, handshake: handshake)
             state.connections.append(connection)
             return connection
         }
@@ -123,9 +128,12 @@ final class InMemoryConnection: TransportConnection {
     /// How the connection ended: a write after a reset fails the way the reset did.
     private let ending = Mutex<TransportError?>(nil)
 
-    init(number: Int, server: InMemoryServer) {
+    let handshake: Handshake
+
+    init(number: Int, server: InMemoryServer, handshake: Handshake = Handshake()) {
         self.number = number
         self.server = server
+        self.handshake = handshake
     }
 
     var isClosed: Bool { closed.withLock { $0 } }

@@ -17,7 +17,9 @@ completes the handshake and closes at once with CODE (a hostile server for the b
 With --deflate JSON the server accepts permessage-deflate with those keyword arguments of
 websockets' ServerPerMessageDeflateFactory (e.g. '{"server_max_window_bits": 9}').
 
-Usage: echo_server.py [--tls CERT KEY] [--subprotocol NAME]... [--deflate JSON]  (prints "PORT n")
+With --header "NAME: VALUE" (repeatable) every 101 response carries that header too.
+
+Usage: echo_server.py [--tls CERT KEY] [--subprotocol NAME]... [--deflate JSON] [--header "N: V"]...  (prints "PORT n")
 """
 import argparse
 import asyncio
@@ -93,12 +95,25 @@ def process_request(connection, request):
     return None
 
 
+RESPONSE_HEADERS = []
+
+
+def process_response(connection, request, response):
+    for name, value in RESPONSE_HEADERS:
+        response.headers[name] = value
+    return response
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     parser.add_argument("--subprotocol", action="append", default=[])
     parser.add_argument("--deflate", metavar="JSON")
+    parser.add_argument("--header", action="append", default=[])
     arguments = parser.parse_args()
+    for header in arguments.header:
+        name, _, value = header.partition(":")
+        RESPONSE_HEADERS.append((name.strip(), value.strip()))
     context = None
     if arguments.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -106,6 +121,7 @@ async def main():
     peer_common.exit_with_parent()
     async with serve(
         handler, "127.0.0.1", 0, ssl=context, max_size=None, process_request=process_request,
+        process_response=process_response,
         subprotocols=arguments.subprotocol or None, ping_interval=None, compression=None,
         extensions=[ServerPerMessageDeflateFactory(**json.loads(arguments.deflate))] if arguments.deflate else None,
     ) as server:
