@@ -272,12 +272,34 @@ public final class WebSocketConnection: TransportConnection {
         }
     }
 
-    /// Fails the connection (§7.1.7): a close frame with the failure's code, then the socket goes.
+    /// Fails the connection (§7.1.7): a close frame with the failure's code, a lingering
+    /// close, then the socket goes.
     private func fail(with failure: ProtocolFailure) async throws(TransportError) -> Never {
         let error = TransportError.protocolViolation(failure.code, failure.detail)
-        try? await sendFrame(.close, ClosePayload(code: failure.code).bytes, until: .now + closeTimeout)
+        let deadline = ContinuousClock.now + min(closeTimeout, Self.lingerLimit)
+        try? await sendFrame(.close, ClosePayload(code: failure.code).bytes, until: deadline)
+        await linger(until: deadline)
         end(with: .failure(error))
         throw error
+    }
+
+    /// How long a failing connection reads and discards what the peer still sends.
+    static let lingerLimit = Duration.seconds(1)
+
+    /// Half-closes, then reads and discards until the peer closes or the deadline passes.
+    ///
+    /// Closing a socket with unread bytes in its receive queue makes the kernel answer with
+    /// a reset, and a reset can destroy the close frame just sent before the peer reads it
+    /// (seen in release: a 2 MiB message failed at the 1 MiB limit, and the server never
+    /// learnt why). The bytes are not decoded: the connection has already failed. Only the
+    /// reader calls this, so it stays the only reader.
+    private func linger(until deadline: ContinuousClock.Instant) async {
+        stream.shutdownWrite()
+        while ContinuousClock.now < deadline {
+            guard let bytes = try? await stream.read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty else {
+                return
+            }
+        }
     }
 
     /// Records the ending, shuts the socket and fails pings still waiting.

@@ -71,11 +71,14 @@ final class ScriptedStream: ByteStream {
         }
     }
 
-    /// Like `shutdown(2)` on a socket, it also ends a read that is waiting.
-    func shutdownWrite() {}
+    /// The client's half-close: the scripted server does what servers do on end-of-stream
+    /// and closes its side too, so reads see what was delivered, then EOF. (Deadlines are
+    /// not modelled, so a lingering close must end this way rather than by timing out.)
+    func shutdownWrite() { end() }
 
     func reset() { shutdown() }
 
+    /// Like `shutdown(2)` on a socket, it also ends a read that is waiting.
     func shutdown() {
         let reader = state.withLock { state in
             state.shutDown = true
