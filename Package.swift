@@ -93,7 +93,11 @@ let package = Package(
         .target(
             name: "WebSocketTransport", dependencies: ["LiveConnection", "COpenSSL", "CZlib"], swiftSettings: strict),
         .testTarget(
-            name: "WebSocketTransportTests", dependencies: ["WebSocketTransport", "LiveConnection", "LiveTestServer"],
+            name: "WebSocketTransportTests",
+            dependencies: [
+                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveConnectionSimulator",
+                "LiveConnectionTesting",
+            ],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],

@@ -15,10 +15,10 @@ struct PhaseDetailPeerTests {
             "echo_server.py", ["--subprotocol", "v2.live", "--header", "X-Session-ID: 7f3a"])
         defer { server.stop() }
         let seen = Locked<[Handshake?]>([])
-        try await ManagerPeerTests.withManager(server: server, quietHeartbeat: true) { manager, log in
+        try await RealManager.withManager(server: server, quietHeartbeat: true) { manager, log in
             let before = await manager.handshake
             await manager.connect(to: Endpoint(url: server.url("/"), subprotocols: ["v1.live", "v2.live"]))
-            await log.wait(for: ManagerPeerTests.isOpen)
+            await log.wait(for: RealManager.isOpen)
             let open = await manager.handshake
             seen.set([before, open])
         }
@@ -34,13 +34,13 @@ struct PhaseDetailPeerTests {
     func closeFramesTyped() async throws {
         let server = try await PeerServer.start("echo_server.py")
         defer { server.stop() }
-        let log = try await ManagerPeerTests.withManager(server: server, quietHeartbeat: true) { manager, log in
+        let log = try await RealManager.withManager(server: server, quietHeartbeat: true) { manager, log in
             await manager.connect(to: server.url("/"))
-            await log.wait(for: ManagerPeerTests.isOpen)
+            await log.wait(for: RealManager.isOpen)
             try await manager.send(text: "!close 1011 restarting for an upgrade")
-            await log.wait(for: ManagerPeerTests.isWaiting)
+            await log.wait(for: RealManager.isWaiting)
             let mark = await log.count
-            await log.wait(from: mark, for: ManagerPeerTests.isOpen)
+            await log.wait(from: mark, for: RealManager.isOpen)
             try await manager.send(text: "!close 4003 account suspended")
             await log.wait { if case .phase(.stopped) = $0 { true } else { false } }
         }

@@ -22,11 +22,11 @@ struct TypedSendPeerTests {
         if compressed { configuration.compression = PerMessageDeflate() }
         let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 % 7) })
         let ticket = Ticket(id: 42, seats: ["12A", "12B"], note: String(repeating: "aisle ", count: 100))
-        let log = try await ManagerPeerTests.withManager(
+        let log = try await RealManager.withManager(
             server: server, quietHeartbeat: true, transport: WebSocketTransport(configuration: configuration)
         ) { manager, log in
             await manager.connect(to: server.url("/"))
-            await log.wait(for: ManagerPeerTests.isOpen)
+            await log.wait(for: RealManager.isOpen)
             try await manager.send(data: bytes)
             try await manager.send(ticket)
             await log.wait { event in if case .message(.text, _) = event { true } else { false } }
@@ -49,9 +49,9 @@ struct DisconnectPeerTests {
     func customClose() async throws {
         let server = try await PeerServer.start("echo_server.py")
         defer { server.stop() }
-        try await ManagerPeerTests.withManager(server: server, quietHeartbeat: true) { manager, log in
+        try await RealManager.withManager(server: server, quietHeartbeat: true) { manager, log in
             await manager.connect(to: server.url("/"))
-            await log.wait(for: ManagerPeerTests.isOpen)
+            await log.wait(for: RealManager.isOpen)
             try await manager.disconnect(code: CloseCode(4000), reason: "signed out")
             await log.wait { $0 == .phase(.stopped(reason: "disconnected")) }
         }

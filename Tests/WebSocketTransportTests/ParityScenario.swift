@@ -1,0 +1,167 @@
+import LiveConnection
+import LiveConnectionSimulator
+import Testing
+
+/// A scenario written once and played in both worlds: the steps a test takes, in the
+/// simulator's own vocabulary (``SimulationAction``), the events it waits for between them,
+/// and what the app and the server must have seen at the end.
+///
+/// ```swift
+/// ParityScenario(name: "token expired", steps: [
+///     .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open),
+///     .act(.closeConnection(code: .tokenExpired, reason: "token expired")), .await(.open),
+/// ], expected: …)
+/// ```
+///
+/// Virtual time and real time differ in how long things take, never in what happens: the
+/// outcome leaves out the one value that is drawn at random (a wait's delay) and keeps the
+/// rest — every phase with its reason, every message with its sequence number, and the
+/// server's record of which connection subscribed to what.
+struct ParityScenario: Sendable, CustomTestStringConvertible {
+    enum Step: Sendable {
+        /// An app intent or a server control, done now.
+        case act(SimulationAction)
+        /// Wait until the app sees this, after the last action (or the last awaited event).
+        case await(Awaited)
+    }
+
+    /// An event the app can wait for.
+    enum Awaited: Sendable, CustomStringConvertible {
+        case open
+        case waiting
+        case message(sequence: UInt64)
+
+        func matches(_ event: ConnectionEvent) -> Bool {
+            switch (self, event) {
+            case (.open, .phase(.open)): true
+            case (.waiting, .phase(.waiting)): true
+            case (.message(let expected), .message(_, let sequence)): sequence == expected
+            default: false
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .open: "open"
+            case .waiting: "waiting"
+            case .message(let sequence): "message seq=\(sequence)"
+            }
+        }
+    }
+
+    let name: String
+    var configuration = ParityScenario.configuration
+    let steps: [Step]
+    let expected: ParityOutcome
+
+    var testDescription: String { name }
+
+    /// Seed 000's test values where the heartbeat is the subject (P = T = 0.5 s); a quiet
+    /// heartbeat otherwise, so a loaded machine's late pong is not a story of its own.
+    static let configuration: ConnectionConfiguration = {
+        var configuration = ConnectionConfiguration()
+        configuration.heartbeatInterval = .seconds(30)
+        configuration.heartbeatTimeout = .seconds(30)
+        configuration.connectTimeout = .seconds(30)
+        configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(1))
+        return configuration
+    }()
+
+    static let heartbeatConfiguration: ConnectionConfiguration = {
+        var configuration = ParityScenario.configuration
+        configuration.heartbeatInterval = .milliseconds(500)
+        configuration.heartbeatTimeout = .milliseconds(500)
+        return configuration
+    }()
+}
+
+/// What the app saw (through `events()`) and what the server recorded.
+struct ParityOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// Phases as the app saw them, a wait's drawn delay left out: `waiting reason="…"`.
+    var phases: [String]
+    /// Messages delivered, as `seq text`.
+    var messages: [String]
+    /// The server's subscription log, `connection:topic` (connections numbered from 1).
+    var subscriptions: [String]
+
+    init(phases: [String], messages: [String], subscriptions: [String]) {
+        self.phases = phases
+        self.messages = messages
+        self.subscriptions = subscriptions
+    }
+
+    init(events: [ConnectionEvent], subscriptions: [String]) {
+        phases = events.compactMap { event in
+            guard case .phase(let phase) = event else { return nil }
+            return Self.withoutDelay(phase)
+        }
+        messages = events.compactMap { event in
+            guard case .message(let message, let sequence) = event else { return nil }
+            return "\(sequence.map(String.init) ?? "-") \(message)"
+        }
+        self.subscriptions = subscriptions
+    }
+
+    /// `waiting 73ms reason="…"` → `waiting reason="…"`: the delay is the backoff's draw.
+    static func withoutDelay(_ phase: Phase) -> String {
+        let text = phase.description
+        guard text.hasPrefix("waiting "), let space = text.dropFirst(8).firstIndex(of: " ") else { return text }
+        return "waiting" + text[space...]
+    }
+
+    var description: String {
+        "phases: \(phases)\nmessages: \(messages)\nsubscriptions: \(subscriptions)"
+    }
+}
+
+/// A world a scenario can be played in.
+protocol ParityStage: Sendable {
+    /// Does an app intent on the manager or a server control on the server.
+    func perform(_ action: SimulationAction) async throws
+    /// Lets this world's time pass a little (10 ms) before looking again.
+    func pause() async throws
+    /// The server's `connection:topic` log.
+    var subscriptionLog: [String] { get }
+}
+
+enum ParityError: Error, CustomStringConvertible {
+    case neverSaw(ParityScenario.Awaited, after: Int, events: [ConnectionEvent])
+    case unsupported(SimulationAction)
+    case neverFinished(String)
+
+    var description: String {
+        switch self {
+        case .neverSaw(let awaited, let mark, let events):
+            "never saw \(awaited) after event \(mark) within 30 s; events: \(events.map(\.description))"
+        case .unsupported(let action): "the real world has no control for '\(action.traceWords)'"
+        case .neverFinished(let name): "'\(name)' did not finish within the real world's time limit"
+        }
+    }
+}
+
+extension ParityScenario {
+    /// Plays the steps on `stage`, reading what the app sees from `log`; returns the outcome.
+    func play(on stage: some ParityStage, log: EventLog) async throws -> ParityOutcome {
+        var mark = 0
+        for step in steps {
+            switch step {
+            case .act(let action):
+                mark = await log.count
+                try await stage.perform(action)
+            case .await(let awaited):
+                var pauses = 0
+                while true {
+                    let events = await log.events
+                    if let index = events[min(mark, events.count)...].firstIndex(where: awaited.matches) {
+                        mark = index + 1
+                        break
+                    }
+                    pauses += 1
+                    if pauses > 3_000 { throw ParityError.neverSaw(awaited, after: mark, events: events) }
+                    try await stage.pause()
+                }
+            }
+        }
+        return ParityOutcome(events: await log.events, subscriptions: stage.subscriptionLog)
+    }
+}

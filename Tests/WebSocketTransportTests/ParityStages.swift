@@ -1,0 +1,82 @@
+import Foundation
+import LiveConnection
+import LiveConnectionSimulator
+import LiveConnectionTesting
+import LiveTestServer
+
+/// Virtual time: the simulated network and server, the manager on the simulator's executor.
+struct SimulatedStage: ParityStage {
+    let world: SimulationWorld
+    let manager: ConnectionManager
+
+    func perform(_ action: SimulationAction) async throws { try await world.perform(action, on: manager) }
+    func pause() async throws { try await world.clock.sleep(for: .milliseconds(10)) }
+    var subscriptionLog: [String] { world.network.subscriptionLog }
+
+    /// Plays `scenario` in a fresh simulation (seed 0) and returns its outcome.
+    static func play(_ scenario: ParityScenario) throws -> ParityOutcome {
+        try simulate(seed: 0, configuration: scenario.configuration, name: "parity \(scenario.name)") { world in
+            let manager = world.makeManager()
+            return try await world.run(manager) { manager in
+                let log = EventLog()
+                let events = await manager.events()
+                return try await withThrowingTaskGroup(of: ParityOutcome?.self) { group in
+                    group.addTask {
+                        for await event in events { await log.record(event) }
+                        return nil
+                    }
+                    let outcome = try await scenario.play(on: SimulatedStage(world: world, manager: manager), log: log)
+                    group.cancelAll()
+                    return outcome
+                }
+            }
+        }
+    }
+}
+
+/// Real time: ``LiveTestServer`` (what `livesim serve` runs) on a loopback port, the
+/// manager over ``WebSocketTransport`` on `ContinuousClock`.
+struct RealStage: ParityStage {
+    let live: LiveTestServer
+    let manager: ConnectionManager
+
+    func perform(_ action: SimulationAction) async throws {
+        switch action {
+        case .connect: await manager.connect(to: RealManager.url(live))
+        case .disconnect: await manager.disconnect()
+        case .subscribe(let topic): await manager.subscribe(topic)
+        case .unsubscribe(let topic): await manager.unsubscribe(topic)
+        case .background: await manager.setForeground(false)
+        case .foreground: await manager.setForeground(true)
+        case .send(let text): _ = try? await manager.send(text: text)
+        case .broadcast(let topic, let text): live.broadcast(topic: topic, text: text)
+        case .closeConnection(let code, let reason): live.server.closeAll(code: code, reason: reason)
+        case .resetConnection: live.server.resetAll()
+        case .freeze: live.server.freeze()
+        case .thaw: live.server.thaw()
+        case .restartServer: live.restart()
+        case .refuseConnections(let refuse): try live.server.refuseConnections(refuse)
+        case .failHandshakes(let status): live.server.failHandshakes(status: status)
+        case .hangHandshakes(let hang): live.server.hangHandshakes(hang)
+        case .setLatency(let latency): live.server.setLatency(latency)
+        case .setIdleTimeout, .hostile, .deliverStale, .duplicateNextCallback, .delaySendCompletion:
+            throw ParityError.unsupported(action)
+        }
+    }
+
+    func pause() async throws { try await ContinuousClock().sleep(for: .milliseconds(10)) }
+    var subscriptionLog: [String] { live.subscriptionLog }
+
+    /// Plays `scenario` against a fresh server and returns its outcome.
+    static func play(_ scenario: ParityScenario) async throws -> ParityOutcome {
+        let live = try LiveTestServer(configuration: .init())
+        let outcome = Locked<ParityOutcome?>(nil)
+        try await RealManager.withManager(
+            configuration: scenario.configuration, alongside: { await live.run() }
+        ) { manager, log in
+            outcome.set(try await scenario.play(on: RealStage(live: live, manager: manager), log: log))
+        }
+        guard let value = outcome.value else { throw ParityError.neverFinished(scenario.name) }
+        return value
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import LiveConnection
+import LiveTestServer
+import Testing
+
+@testable import WebSocketTransport
+
+/// Collects a manager's events so a test can wait for one and then read the whole log.
+actor EventLog {
+    private(set) var events: [ConnectionEvent] = []
+    private var waiters:
+        [(predicate: @Sendable (ConnectionEvent) -> Bool, from: Int, continuation: CheckedContinuation<Void, Never>)] =
+            []
+
+    func record(_ event: ConnectionEvent) {
+        events.append(event)
+        let index = events.count - 1
+        waiters.removeAll { waiter in
+            guard index >= waiter.from, waiter.predicate(event) else { return false }
+            waiter.continuation.resume()
+            return true
+        }
+    }
+
+    /// Waits for an event recorded at or after position `from` that matches.
+    func wait(from: Int = 0, for predicate: @escaping @Sendable (ConnectionEvent) -> Bool) async {
+        if events[min(from, events.count)...].contains(where: predicate) { return }
+        await withCheckedContinuation { waiters.append((predicate, from, $0)) }
+    }
+
+    var count: Int { events.count }
+
+    var phases: [Phase] {
+        events.compactMap { if case .phase(let phase) = $0 { phase } else { nil } }
+    }
+
+    var messages: [(Message, UInt64?)] {
+        events.compactMap { if case .message(let message, let sequence) = $0 { (message, sequence) } else { nil } }
+    }
+}
+
+/// A manager over ``WebSocketTransport`` on the real clock, run for the length of a test
+/// (seed 000's scenarios against ``LiveTestServer`` are in ``ParityTests``, written once
+/// for both worlds).
+enum RealManager {
+    /// P = T = 0.5 s as in seed 000; `quietHeartbeat` for tests that are not about the
+    /// heartbeat, so a test run that starves the cooperative pool for a while cannot turn
+    /// a late pong into a spurious "heartbeat missed".
+    static func configuration(quietHeartbeat: Bool = false) -> ConnectionConfiguration {
+        var configuration = ConnectionConfiguration()
+        configuration.heartbeatInterval = quietHeartbeat ? .seconds(30) : .milliseconds(500)
+        configuration.heartbeatTimeout = quietHeartbeat ? .seconds(30) : .milliseconds(500)
+        configuration.connectTimeout = quietHeartbeat ? .seconds(30) : .seconds(1)
+        configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(1))
+        return configuration
+    }
+
+    static func isOpen(_ event: ConnectionEvent) -> Bool { if case .phase(.open) = event { true } else { false } }
+
+    /// The live contract's path on `server`.
+    static func url(_ server: LiveTestServer) -> URL { URL(string: "ws://127.0.0.1:\(server.port)/live")! }
+
+    /// Runs a manager on the real transport with `body` (and `alongside`, a server, if
+    /// given), then cancels everything; returns every event seen. The scenario gets two
+    /// minutes. `configuration` replaces the one `quietHeartbeat` picks.
+    @discardableResult
+    static func withManager(
+        quietHeartbeat: Bool = false, configuration: ConnectionConfiguration? = nil,
+        transport: WebSocketTransport = WebSocketTransport(),
+        alongside: (@Sendable () async -> Void)? = nil,
+        _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
+    ) async throws -> EventLog {
+        let manager = ConnectionManager(
+            configuration: configuration ?? Self.configuration(quietHeartbeat: quietHeartbeat), transport: transport)
+        let log = EventLog()
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            if let alongside {
+                group.addTask {
+                    await alongside()
+                    return false
+                }
+            }
+            group.addTask {
+                await manager.run()
+                return false
+            }
+            let events = await manager.events()
+            group.addTask {
+                for await event in events { await log.record(event) }
+                return false
+            }
+            group.addTask {
+                try await ContinuousClock().sleep(for: .seconds(120))
+                return true
+            }
+            group.addTask {
+                try await body(manager, log)
+                return false
+            }
+            // Server, manager and event pump run until cancelled, so the first child to end is
+            // the body (false) or, if the scenario is stuck, the time limit (true).
+            let timedOut = try await group.next() ?? false
+            if timedOut { Issue.record("the scenario did not finish; events: \(await log.events)") }
+            group.cancelAll()
+        }
+        return log
+    }
+
+    /// The same against an external peer process (it runs by itself).
+    @discardableResult
+    static func withManager(
+        server: PeerServer, quietHeartbeat: Bool = false, transport: WebSocketTransport = WebSocketTransport(),
+        _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
+    ) async throws -> EventLog {
+        try await withManager(quietHeartbeat: quietHeartbeat, transport: transport, body)
+    }
+}
+
+/// A value shared between a test's tasks.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}
