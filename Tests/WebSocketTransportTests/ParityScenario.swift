@@ -62,7 +62,7 @@ struct ParityScenario: Sendable, CustomTestStringConvertible {
         var configuration = ConnectionConfiguration()
         configuration.heartbeatInterval = .seconds(30)
         configuration.heartbeatTimeout = .seconds(30)
-        configuration.connectTimeout = .seconds(30)
+        configuration.connectTimeout = .seconds(60)
         configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(1))
         return configuration
     }()

@@ -3,6 +3,7 @@ import LiveConnection
 import LiveConnectionSimulator
 import LiveConnectionTesting
 import LiveTestServer
+import WebSocketTransport
 
 /// Virtual time: the simulated network and server, the manager on the simulator's executor.
 struct SimulatedStage: ParityStage {
@@ -71,8 +72,12 @@ struct RealStage: ParityStage {
     static func play(_ scenario: ParityScenario) async throws -> ParityOutcome {
         let live = try LiveTestServer(configuration: .init())
         let outcome = Locked<ParityOutcome?>(nil)
+        // The whole suite starts every test at once on two cores: a first handshake can
+        // wait more than the transport's default 10 s for the pool, which would add an
+        // ETIMEDOUT the simulated world never sees. The scenarios are not about timeouts.
+        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60)))
         try await RealManager.withManager(
-            configuration: scenario.configuration, alongside: { await live.run() }
+            configuration: scenario.configuration, transport: transport, alongside: { await live.run() }
         ) { manager, log in
             outcome.set(try await scenario.play(on: RealStage(live: live, manager: manager), log: log))
         }

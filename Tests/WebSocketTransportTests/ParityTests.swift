@@ -62,7 +62,7 @@ struct ParityTests {
             ],
             expected: ParityOutcome(
                 phases: [
-                    "idle", "connecting attempt=1", "open attempt=1", #"waiting reason="closed 4001""#,
+                    "idle", "connecting attempt=1", "open attempt=1", #"waiting reason="closed 4001" close=4001 "token expired""#,
                     "connecting attempt=2", "open attempt=2",
                 ],
                 messages: [delivered(1, "fresh")],

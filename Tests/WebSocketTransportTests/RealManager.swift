@@ -57,6 +57,10 @@ enum RealManager {
 
     static func isOpen(_ event: ConnectionEvent) -> Bool { if case .phase(.open) = event { true } else { false } }
 
+    static func isWaiting(_ event: ConnectionEvent) -> Bool {
+        if case .phase(.waiting) = event { true } else { false }
+    }
+
     /// The live contract's path on `server`.
     static func url(_ server: LiveTestServer) -> URL { URL(string: "ws://127.0.0.1:\(server.port)/live")! }
 
