@@ -33,6 +33,11 @@ struct CounterexampleTraceTests {
         Case(variant: "no-pong-deadline", simulator: .violation("dead-peer-detected")),
         Case(variant: "duplicates-commands", simulator: .violation("commands-at-most-once")),
         Case(variant: "gives-up", simulator: .violation("eventually-open")),
+        // The rules judged from the public surface.
+        Case(variant: "keeps-first-endpoint", simulator: .violation("endpoint-of-last-connect")),
+        Case(variant: "ignores-background", simulator: .violation("quiet-in-background")),
+        Case(variant: "pong-deadline-of-p", simulator: .violation("timers-armed-as-configured")),
+        Case(variant: "retries-expired-credentials", simulator: .violation("expired-credentials-refreshed")),
         // The machine skips the resume frame, but with no message broadcast during the
         // outage nothing is lost: the simulator's delivery invariant has nothing to see.
         Case(variant: "forgets-resume", simulator: .pass),

@@ -1,4 +1,5 @@
 public import LiveConnection
+import LiveConnectionSimulator
 
 /// One thing that can happen in the connection model's world.
 ///
@@ -79,16 +80,22 @@ struct InputTable: Sendable {
     var refreshSucceeded = 0, refreshFailed = 0
     var lateCurrent: Range<Int> = 0..<0, lateOlder: Range<Int> = 0..<0
 
-    /// Handshake statuses offered: retryable, refresh, terminal.
-    static let handshakeStatuses = [503, 401, 403]
-    /// Close codes offered: normal, refresh, the two terminal ones.
-    static let closeCodes: [CloseCode] = [.normal, .tokenExpired, .forbidden, .policyViolation]
+    /// Handshake statuses offered: retryable (503), then the specification's refresh and
+    /// terminal ones (seed 000: 401, 403).
+    static func handshakeStatuses(_ specification: Specification) -> [Int] {
+        [503] + specification.refreshHandshakeStatuses + specification.terminalHandshakeStatuses
+    }
+    /// Close codes offered: normal (1000), then the specification's refresh and terminal
+    /// ones (seed 000: 4001, 1008, 4003).
+    static func closeCodes(_ specification: Specification) -> [CloseCode] {
+        [CloseCode(rawValue: 1000)] + specification.refreshCloseCodes + specification.terminalCloseCodes
+    }
     static let resetError = TransportError.reset(errno: "ECONNRESET")
 
-    init(codebook: MachineCodebook, bounds: ConnectionBounds) {
+    init(codebook: MachineCodebook, bounds: ConnectionBounds, specification: Specification) {
         defer {
             late = entries.map { if case .late = $0.source { true } else { false } }
-            deliveries = entries.map { Delivery($0.input, source: $0.source, configuration: codebook.configuration) }
+            deliveries = entries.map { Delivery($0.input, source: $0.source, specification: specification, codebook: codebook) }
             actions = zip(entries, late).map { entry, late in late ? .late(entry.input) : .input(entry.input) }
         }
         let live = MachineCodebook.current
@@ -100,13 +107,13 @@ struct InputTable: Sendable {
         unsubscribe = codebook.topics.map { add(.unsubscribe($0), .intent) }
         send = (0..<bounds.commands).map { add(.send(CommandID(UInt64($0 + 1))), .intent) }
         opened = add(.opened(live), .live)
-        handshakeFailures = Self.handshakeStatuses.map {
+        handshakeFailures = Self.handshakeStatuses(specification).map {
             add(.connectFailed(live, .handshakeRejected(status: $0)), .live)
         }
         receivedPlain = add(.received(live, sequence: nil), .live)
         receivedSequence = (0..<bounds.serverLog).map { add(.received(live, sequence: UInt64($0 + 1)), .live) }
         pong = add(.pong(live), .live)
-        peerCloses = Self.closeCodes.map { add(.closedByPeer(live, code: $0, reason: Self.closeReason), .live) }
+        peerCloses = Self.closeCodes(specification).map { add(.closedByPeer(live, code: $0, reason: Self.closeReason), .live) }
         reset = add(.failed(live, Self.resetError), .live)
         sendCompleted = (0..<bounds.commands).map { add(.sendCompleted(live, CommandID(UInt64($0 + 1))), .live) }
         flushed = add(.flushed(live), .live)
@@ -144,14 +151,16 @@ struct InputTable: Sendable {
     }
 
     /// Every close frame a machine in this world can carry: the live closes' codes, reason "bye".
-    static let closes = closeCodes.map { CloseFrame(code: $0, reason: closeReason) }
+    static func closes(_ specification: Specification) -> [CloseFrame] {
+        closeCodes(specification).map { CloseFrame(code: $0, reason: closeReason) }
+    }
     /// The reason text of every close the environment delivers.
     static let closeReason = "bye"
 
     /// Every reason string a machine in this world can carry.
-    static func reasons(configuration: ConnectionConfiguration) -> [String] {
-        handshakeStatuses.map { TransportError.handshakeRejected(status: $0).reason }
-            + closeCodes.map { "closed \($0)" }
+    static func reasons(specification: Specification) -> [String] {
+        handshakeStatuses(specification).map { TransportError.handshakeRejected(status: $0).reason }
+            + closeCodes(specification).map { "closed \($0)" }
             + [resetError.reason, "connect timeout", "heartbeat missed", "credentials refresh failed", "disconnected"]
     }
 }

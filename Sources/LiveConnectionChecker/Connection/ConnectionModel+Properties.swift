@@ -38,7 +38,7 @@ extension ConnectionModel {
                 "a reconnect is never scheduled while one is already pending"),
             flaw(
                 .backoffWithinPolicy, .delayOutOfPolicy,
-                "every retry delay lies within the policy's bounds for the failures since the connection last proved itself (answered a heartbeat)"),
+                "every retry delay lies within the published formula's range (both bounds) for the failures since the connection last proved itself (answered a heartbeat)"),
             flaw(
                 .quietAfterStop, .activityAfterTerminal,
                 "a terminal close or handshake status stops the machine, and nothing opens until connect(to:)"),
@@ -62,6 +62,19 @@ extension ConnectionModel {
             flaw(
                 .oneRefreshAtATime, .secondRefresh,
                 "the credentials provider is never asked again before it answered"),
+            flaw(
+                .endpointOfLastConnect, .wrongEndpoint,
+                "every connection is opened to the endpoint of the app's last connect(to:)"),
+            flaw(
+                .timersArmedAsConfigured, .timerMisarmed,
+                "the connect timeout, heartbeat and pong deadline are armed for the configured C, P and T"),
+            flaw(
+                .expiredCredentialsRefreshed, .expiredNotRefreshed,
+                "a live close 4001 or handshake 401 asks for fresh credentials (unless a refresh is pending), arming no retry and opening nothing"),
+            .always(
+                Rule.quietInBackground.name,
+                "after the app went to the background, no socket is open or opening and no retry is armed",
+                violation: Self.activeInBackground),
             .always(
                 Rule.phaseMatchesSocket.name,
                 "connecting has an opening socket, open an open one, every other phase none",
@@ -142,7 +155,17 @@ extension ConnectionModel {
     /// the checker evaluates the properties one by one only when one of them fails.
     public func invariantsMayFail(in state: State) -> Bool {
         !Environment.flaws(state.environment).isEmpty || Self.phaseMismatch(state) != nil
-            || Self.progressUnarmed(state) != nil
+            || Self.progressUnarmed(state) != nil || Self.activeInBackground(state) != nil
+    }
+
+    /// quiet-in-background: judged from what the environment delivered (the app said
+    /// "background" last) and what the machine's effects left open and armed.
+    static func activeInBackground(_ state: State) -> String? {
+        let environment = Environment(state.environment)
+        guard environment.background else { return nil }
+        if environment.socket != .none { return "in the background with a socket \(environment.socket)" }
+        if environment.retryArmed { return "in the background with a retry armed" }
+        return nil
     }
 
     /// phase-matches-socket: connecting has an opening socket, subscribing and open an

@@ -1,4 +1,5 @@
 import LiveConnection
+import LiveConnectionSimulator
 
 // How the environment follows one machine step: what it delivered, then each effect in
 // order, then the end-of-step checks. Every breach found becomes a flaw in the state.
@@ -16,15 +17,19 @@ extension ConnectionModel {
         var orphaned = false
         var sequence: UInt64?
         var terminalNow = false
+        var refreshOwed = false
         var connectIntent = false
         var refreshSucceeded = false
         var retryDelay: Duration?
 
         // What the environment itself did by delivering the input.
         switch delivery {
-        case .connect:
+        case .connect(let endpoint):
             connectIntent = true
             e.terminal = false
+            e.lastEndpoint = endpoint
+        case .lifecycle(let foreground):
+            e.background = !foreground
         case .send(let command): e[command: command] = .issued
         case .opened:
             sockets[Int(Role.current.rawValue)] = .open
@@ -40,7 +45,10 @@ extension ConnectionModel {
             e.pingUnanswered = false
             e.failuresSinceProof = 0
         case .flushed: e.flushes -= 1
-        case .terminalIfLive(let terminal): terminalNow = terminal
+        case .peerEnded(let terminal, let refresh):
+            terminalNow = terminal
+            // One refresh at a time: a refresh already asked for answers this expiry too.
+            refreshOwed = refresh && !e.refreshPending
         case .timer(.retry): e.retryArmed = false
         case .timer(let timer): timers[1] &= ~Self.bit(timer)
         case .credentials(let succeeded):
@@ -55,8 +63,10 @@ extension ConnectionModel {
 
         for effect in effects {
             switch effect {
-            case .open(let role):
+            case .open(let role, let endpoint):
                 if e.terminal { flaws.insert(.activityAfterTerminal) }
+                if endpoint != e.lastEndpoint { flaws.insert(.wrongEndpoint) }
+                if refreshOwed { flaws.insert(.expiredNotRefreshed) }
                 sockets[Int(role.rawValue)] = .connecting
             case .close(let role):
                 if role == .current && sockets[1] != .none { orphaned = true }
@@ -70,14 +80,18 @@ extension ConnectionModel {
             case .ping: e.pingUnanswered = true
             case .arm(.retry, _, let delay):
                 if e.retryArmed { flaws.insert(.secondReconnect) }
+                if refreshOwed { flaws.insert(.expiredNotRefreshed) }
                 e.retryArmed = true
                 retryDelay = delay
-            case .arm(let timer, let role, _): timers[Int(role.rawValue)] |= Self.bit(timer)
+            case .arm(let timer, let role, let delay):
+                if delay != configuredDuration(timer) { flaws.insert(.timerMisarmed) }
+                timers[Int(role.rawValue)] |= Self.bit(timer)
             case .disarm(.retry, _): e.retryArmed = false
             case .disarm(let timer, let role): timers[Int(role.rawValue)] &= ~Self.bit(timer)
             case .refresh:
                 if e.refreshPending { flaws.insert(.secondRefresh) }
                 e.refreshPending = true
+                refreshOwed = false
             case .flush(let role):
                 if sockets[Int(role.rawValue)] == .open { e.flushes += 1 }
             case .reportWaiting:
@@ -112,11 +126,17 @@ extension ConnectionModel {
         }
 
         if let delay = retryDelay {
-            let failures = refreshSucceeded ? max(0, Int(e.failuresSinceProof) - 1) : Int(e.failuresSinceProof)
-            if delay < .zero || delay > retryCeilings[min(failures, retryCeilings.count - 1)] {
-                flaws.insert(.delayOutOfPolicy)
+            // Connect and foreground may restart the machine's count (the judge does not read
+            // whether they did): any count from the first failure to those since the connection
+            // last proved itself will do. A retry after a successful refresh is drawn for one fewer.
+            let counted = Int(e.failuresSinceProof)
+            let fits = (1...max(1, counted)).contains { count in
+                let failures = refreshSucceeded ? count - 1 : count
+                return allowedDelays[min(failures, allowedDelays.count - 1)].contains(delay)
             }
+            if !fits { flaws.insert(.delayOutOfPolicy) }
         }
+        if refreshOwed { flaws.insert(.expiredNotRefreshed) }
         // End of step: one socket, the live one; no timer of a dead connection armed.
         let live = outcome.minted ? 2 : 1
         for role in 0..<3 where role != live && sockets[role] != .none { flaws.insert(.extraSocket) }
@@ -149,6 +169,17 @@ extension ConnectionModel {
         if outcome.staleChanged { flaws.insert(.staleChangedMachine) }
         e.flaws = flaws
         return State(machine: outcome.machine, environment: e.word)
+    }
+
+    /// The duration the configuration names for a connection's timer (the retry's is the
+    /// backoff's, judged apart).
+    func configuredDuration(_ timer: MicroEffect.Timer) -> Duration? {
+        switch timer {
+        case .retry: nil
+        case .connectTimeout: configuration.connectTimeout
+        case .heartbeat: configuration.heartbeatInterval
+        case .pongDeadline: configuration.heartbeatTimeout
+        }
     }
 
     static func bit(_ timer: MicroEffect.Timer) -> UInt8 {
@@ -188,31 +219,38 @@ struct PerRole<Value> {
 /// What delivering an input does to the environment before the machine's effects, by
 /// input (precomputed per entry of the ``InputTable``: no payloads, no reference counting).
 enum Delivery: Sendable {
-    case connect
+    /// `connect(to:)` the codebook's endpoint of this index.
+    case connect(UInt8)
     case send(Int)
     case opened
     case received(UInt64?)
     case pong
     case flushed
-    /// A close or handshake failure of the live connection, terminal or not.
-    case terminalIfLive(Bool)
+    case lifecycle(foreground: Bool)
+    /// A close or handshake failure of the live connection, classified by the specification.
+    case peerEnded(terminal: Bool, refresh: Bool)
     case timer(MicroEffect.Timer)
     case credentials(succeeded: Bool)
     case lateOpened(current: Bool)
     case other
 
-    init(_ input: Input, source: InputTable.Source, configuration: ConnectionConfiguration) {
+    init(_ input: Input, source: InputTable.Source, specification: Specification, codebook: MachineCodebook) {
         switch (source, input) {
-        case (.intent, .connect): self = .connect
+        case (.intent, .connect(let endpoint)):
+            let index = codebook.endpoints.firstIndex(of: endpoint).map(UInt8.init) ?? MicroEffect.unknownEndpoint
+            self = .connect(index)
+        case (.intent, .setForeground(let foreground)): self = .lifecycle(foreground: foreground)
         case (.intent, .send(let id)): self = .send(Int(id.rawValue) - 1)
         case (.live, .opened): self = .opened
         case (.live, .received(_, let sequence)): self = .received(sequence)
         case (.live, .pong): self = .pong
         case (.live, .flushed): self = .flushed
         case (.live, .closedByPeer(_, let code, _)):
-            self = .terminalIfLive(configuration.terminalCloseCodes.contains(code))
+            self = .peerEnded(terminal: specification.isTerminal(close: code), refresh: specification.refreshes(close: code))
         case (.live, .connectFailed(_, .handshakeRejected(let status))):
-            self = .terminalIfLive(configuration.terminalHandshakeStatuses.contains(status))
+            self = .peerEnded(
+                terminal: specification.isTerminal(handshakeStatus: status),
+                refresh: specification.refreshes(handshakeStatus: status))
         case (.timer, .timerFired(let timer)): self = .timer(MachineStepper.timer(timer).0)
         case (.credentials, .credentialsRefreshed(let succeeded)): self = .credentials(succeeded: succeeded)
         case (.late(let current), .opened): self = .lateOpened(current: current)

@@ -39,6 +39,10 @@ public struct ConnectionModel: Model {
     public typealias Memo = StepMemo
 
     public let configuration: ConnectionConfiguration
+    /// What the properties hold the machine to (close-code classes, the backoff formulas),
+    /// stated independently of the machine's code; the configuration only picks which
+    /// formula applies.
+    public let specification: Specification
     public let bounds: ConnectionBounds
     /// The machine under check: the shipped one, or a deliberately broken variant of the
     /// simulator's (the same wrapper code a simulated manager runs).
@@ -46,27 +50,28 @@ public struct ConnectionModel: Model {
     let codebook: MachineCodebook
     let inputs: InputTable
     let stepper: MachineStepper
-    /// The longest retry delay the policy allows after each failure count (0...failureCap).
-    let retryCeilings: [Duration]
+    /// Every retry delay the policy's published formula allows after each failure count
+    /// (0...failureCap), for any previous delay (the model does not track it).
+    let allowedDelays: [ClosedRange<Duration>]
 
     /// A model of `variant` under `configuration`, in the world `bounds` describes.
     public init(
-        configuration: ConnectionConfiguration = ConnectionConfiguration(), bounds: ConnectionBounds = .standard,
+        configuration: ConnectionConfiguration = ConnectionConfiguration(),
+        specification: Specification = .seedDocuments, bounds: ConnectionBounds = .standard,
         variant: LogicVariant = .correct
     ) throws(ConnectionModelError) {
         try bounds.validate()
         self.configuration = configuration
+        self.specification = specification
         self.bounds = bounds
         self.variant = variant
         codebook = try MachineCodebook(
-            configuration: configuration, bounds: bounds, reasons: InputTable.reasons(configuration: configuration),
-            closes: InputTable.closes)
-        inputs = InputTable(codebook: codebook, bounds: bounds)
+            configuration: configuration, bounds: bounds, reasons: InputTable.reasons(specification: specification),
+            closes: InputTable.closes(specification))
+        inputs = InputTable(codebook: codebook, bounds: bounds, specification: specification)
         stepper = MachineStepper(codebook: codebook, variant: variant)
-        retryCeilings = (0...codebook.failureCap).map { failures in
-            min(
-                configuration.backoff.distribution(afterFailures: failures, previous: nil).bounds.upperBound,
-                configuration.backoff.maximumDelay)
+        allowedDelays = (0...codebook.failureCap).map { failures in
+            specification.allowedDelay(configuration.backoff, afterFailures: failures, previous: .unknown)
         }
     }
 

@@ -10,7 +10,8 @@
 /// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), ping unanswered 9,
 /// server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, command
 /// status 19–24, refresh pending 25, terminal close seen 26, failures since proof 27–30,
-/// flaws 32–47, flushes outstanding 48–50, resume owed 51, reported open once 52.
+/// in the background 31, flaws 32–51, flushes outstanding 52–54, resume owed 55, reported
+/// open once 56, the last `connect(to:)`'s endpoint 57.
 struct Environment: Hashable, Sendable {
     enum Network: UInt8 { case up, down, frozen }
     enum Socket: UInt8 { case none, connecting, open }
@@ -37,6 +38,10 @@ struct Environment: Hashable, Sendable {
     var resumeOwed = false
     /// Open was reported at least once.
     var everOpen = false
+    /// The app is in the background (it said so last).
+    var background = false
+    /// The endpoint (index) the app named in its last `connect(to:)`.
+    var lastEndpoint: UInt8 = 0
 
     static let connectTimeoutBit: UInt8 = 1
     static let heartbeatBit: UInt8 = 2
@@ -62,10 +67,12 @@ struct Environment: Hashable, Sendable {
         refreshPending = word & (1 << 25) != 0
         terminal = word & (1 << 26) != 0
         failuresSinceProof = UInt8((word >> 27) & 15)
-        flaws = Flaws(rawValue: UInt16(truncatingIfNeeded: word >> 32))
-        flushes = UInt8((word >> 48) & 7)
-        resumeOwed = word & (1 << 51) != 0
-        everOpen = word & (1 << 52) != 0
+        background = word & (1 << 31) != 0
+        flaws = Self.flaws(word)
+        flushes = UInt8((word >> 52) & 7)
+        resumeOwed = word & (1 << 55) != 0
+        everOpen = word & (1 << 56) != 0
+        lastEndpoint = UInt8((word >> 57) & 1)
     }
 
     var word: UInt64 {
@@ -83,15 +90,17 @@ struct Environment: Hashable, Sendable {
         if refreshPending { word |= 1 << 25 }
         if terminal { word |= 1 << 26 }
         word |= UInt64(failuresSinceProof) << 27
+        if background { word |= 1 << 31 }
         word |= UInt64(flaws.rawValue) << 32
-        word |= UInt64(flushes) << 48
-        if resumeOwed { word |= 1 << 51 }
-        if everOpen { word |= 1 << 52 }
+        word |= UInt64(flushes) << 52
+        if resumeOwed { word |= 1 << 55 }
+        if everOpen { word |= 1 << 56 }
+        word |= UInt64(lastEndpoint) << 57
         return word
     }
 
     /// The flaws of a packed environment, without unpacking the rest.
-    static func flaws(_ word: UInt64) -> Flaws { Flaws(rawValue: UInt16(truncatingIfNeeded: word >> 32)) }
+    static func flaws(_ word: UInt64) -> Flaws { Flaws(rawValue: UInt32(truncatingIfNeeded: word >> 32) & Flaws.mask) }
 
     static func == (lhs: Environment, rhs: Environment) -> Bool { lhs.word == rhs.word }
     func hash(into hasher: inout Hasher) { hasher.combine(word) }
@@ -118,7 +127,9 @@ struct Environment: Hashable, Sendable {
 /// is the evidence for one `always` property of the connection model; a state carrying
 /// a flaw is a violation.
 struct Flaws: OptionSet, Hashable, Sendable {
-    let rawValue: UInt16
+    let rawValue: UInt32
+    /// The 20 bits the packed environment holds.
+    static let mask: UInt32 = (1 << 20) - 1
     static let staleChangedMachine = Flaws(rawValue: 1 << 0)
     static let extraSocket = Flaws(rawValue: 1 << 1)
     static let openBeforeHandshake = Flaws(rawValue: 1 << 2)
@@ -134,4 +145,7 @@ struct Flaws: OptionSet, Hashable, Sendable {
     static let timerOfDeadConnection = Flaws(rawValue: 1 << 12)
     static let deliveredOutOfOrder = Flaws(rawValue: 1 << 13)
     static let secondRefresh = Flaws(rawValue: 1 << 14)
+    static let wrongEndpoint = Flaws(rawValue: 1 << 15)
+    static let timerMisarmed = Flaws(rawValue: 1 << 16)
+    static let expiredNotRefreshed = Flaws(rawValue: 1 << 17)
 }

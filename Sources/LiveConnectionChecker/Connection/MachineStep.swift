@@ -26,7 +26,8 @@ enum Role: UInt8, Sendable {
 enum MicroEffect: Sendable {
     enum Timer: UInt8, Sendable { case retry, connectTimeout, heartbeat, pongDeadline }
 
-    case open(Role)
+    /// Open a connection to the codebook's endpoint of this index (`unknownEndpoint`: none of them).
+    case open(Role, endpoint: UInt8)
     case close(Role)
     case subscribe(topic: Int, Role)
     case unsubscribe(topic: Int, Role)
@@ -43,6 +44,8 @@ enum MicroEffect: Sendable {
     /// A waiting phase: one more failure (except after a successful refresh).
     case reportWaiting
     case report
+
+    static let unknownEndpoint: UInt8 = .max
 }
 
 /// Steps the (possibly wrapped) machine from a code, once per boundary draw when the
@@ -94,7 +97,9 @@ struct MachineStepper: Sendable {
         }
         let micro = effects.map { effect -> MicroEffect in
             switch effect {
-            case .openConnection(let g, _): return .open(role(g))
+            case .openConnection(let g, let endpoint):
+                let index = codebook.endpoints.firstIndex { $0.url == endpoint.url }
+                return .open(role(g), endpoint: index.map(UInt8.init) ?? MicroEffect.unknownEndpoint)
             case .closeConnection(let g, _, _): return .close(role(g))
             case .send(let g, .control(.subscribe(let topic))): return .subscribe(topic: topicIndex(topic), role(g))
             case .send(let g, .control(.unsubscribe(let topic))): return .unsubscribe(topic: topicIndex(topic), role(g))

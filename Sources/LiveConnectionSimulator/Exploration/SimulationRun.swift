@@ -69,6 +69,15 @@ public struct SimulationRun: Sendable {
                 })
             await withDiscardingTaskGroup { group in
                 group.addTask { await manager.run() }
+                // The app's view: subscribers that join at the start and later, each judged
+                // event by event against what the manager decided.
+                for moment in checks ? EventSubscribers.moments(for: scenario) : [] {
+                    group.addTask {
+                        do { try await clock.sleep(until: .start + moment) } catch { return }
+                        let (id, stream) = await manager.events(reportingTo: monitor)
+                        for await event in stream { monitor.subscriber(id, received: event) }
+                    }
+                }
                 group.addTask {
                     await driver.run(manager: manager, spawn: { spawner.yield($0) })
                     spawner.finish()

@@ -37,12 +37,18 @@ public struct Invariant: Hashable, Sendable, Comparable, CustomStringConvertible
     public static let reportedStateIsTrue = Invariant(.reportedStateIsTrue)
     public static let eventuallyOpen = Invariant(.eventuallyOpen)
     public static let noHotLoop = Invariant(.noHotLoop)
+    public static let endpointOfLastConnect = Invariant(.endpointOfLastConnect)
+    public static let quietInBackground = Invariant(.quietInBackground)
+    public static let timersArmedAsConfigured = Invariant(.timersArmedAsConfigured)
+    public static let expiredCredentialsRefreshed = Invariant(.expiredCredentialsRefreshed)
+    public static let eventsFollowTheMachine = Invariant(.eventsFollowTheMachine)
 
     /// Every invariant, in the order reports list them.
     public static let all: [Invariant] = [
         .singleLiveTransport, .staleInputsChangeNothing, .deadPeerDetected, .resubscribeBeforeOpen,
         .backoffWithinPolicy, .quietAfterStop, .commandsAtMostOnce, .exactlyOnceInOrder,
-        .reportedStateIsTrue, .eventuallyOpen, .noHotLoop,
+        .reportedStateIsTrue, .eventuallyOpen, .noHotLoop, .endpointOfLastConnect, .quietInBackground,
+        .timersArmedAsConfigured, .expiredCredentialsRefreshed, .eventsFollowTheMachine,
     ]
 
     /// The invariant with this name.

@@ -21,16 +21,20 @@ public final class InvariantMonitor: Sendable {
     private let onViolation: @Sendable () -> Void
 
     /// - Parameters:
-    ///   - configuration: the manager's configuration (the bounds the invariants judge by).
+    ///   - configuration: the manager's configuration, used only to pick which formula
+    ///     applies (the backoff policy's name and parameters, P, T, the connect timeout).
+    ///   - specification: what is right (close-code classes; the formulas themselves), stated
+    ///     independently of the code under judgement.
     ///   - network: the simulated network whose truth the invariants compare with.
     ///   - clock: the run's virtual clock.
     ///   - onViolation: called (outside any lock) after the first violation of each
     ///     invariant; a run uses it to stop early.
     public init(
-        configuration: ConnectionConfiguration, network: SimulatedNetwork, clock: VirtualClock,
-        onViolation: @escaping @Sendable () -> Void = {}
+        configuration: ConnectionConfiguration, specification: Specification = .seedDocuments,
+        network: SimulatedNetwork, clock: VirtualClock, onViolation: @escaping @Sendable () -> Void = {}
     ) {
-        self.state = Mutex(MonitorState(configuration: configuration, network: network))
+        self.state = Mutex(
+            MonitorState(configuration: configuration, specification: specification, network: network))
         self.clock = clock
         self.onViolation = onViolation
     }
@@ -41,6 +45,22 @@ public final class InvariantMonitor: Sendable {
         report(state.withLock { state in
             state.observe(input, effects, now: now)
             state.checkTime(now: now)
+            return state.takeNewViolation()
+        })
+    }
+
+    /// An `events()` subscriber joins now: call it on the manager's actor in the same turn
+    /// as `events()` (``ConnectionManager/events(reportingTo:)`` does), so the monitor knows
+    /// which of the manager's decisions the new stream must carry. Returns its number.
+    public func subscriberJoins() -> Int {
+        state.withLock { $0.subscriberJoins() }
+    }
+
+    /// Subscriber `id` (from ``subscriberJoins()``) received `event` from its stream.
+    public func subscriber(_ id: Int, received event: ConnectionEvent) {
+        let now = clock.now
+        report(state.withLock { state in
+            state.subscriber(id, received: event, now: now)
             return state.takeNewViolation()
         })
     }

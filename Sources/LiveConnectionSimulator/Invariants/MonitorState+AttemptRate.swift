@@ -5,7 +5,7 @@ import LiveConnection
 /// policy prescribes for the failure count at that moment.
 struct RetryWait {
     var startedAt: VirtualClock.Instant
-    var envelope: PublishedBackoff.Range
+    var envelope: Specification.Envelope
 }
 
 // `no-hot-loop`: connection attempts per minute are bounded by what the policy allows,
@@ -31,8 +31,8 @@ extension MonitorState {
     /// the published wait. A refresh reconnects with the wait for one failure fewer.
     mutating func noteRetryWait(refreshed: Bool, now: VirtualClock.Instant) {
         let failures = min(failuresSinceIntent, failuresSinceProof)
-        let envelope = PublishedBackoff(configuration.backoff)
-            .envelope(afterFailures: refreshed ? max(0, failures - 1) : failures)
+        let envelope = specification.envelope(
+            configuration.backoff, afterFailures: refreshed ? max(0, failures - 1) : failures)
         pendingRetry = RetryWait(startedAt: now, envelope: envelope)
     }
 
@@ -55,8 +55,11 @@ extension MonitorState {
         }
         pendingRetry = nil
         retryWaits.removeAll { $0.startedAt < windowStart }
-        let mean = retryWaits.reduce(0) { $0 + $1.envelope.mean }
-        let spread = retryWaits.reduce(0) { $0 + ($1.envelope.high - $1.envelope.low) * ($1.envelope.high - $1.envelope.low) }
+        let mean = retryWaits.reduce(0) { $0 + $1.envelope.meanSeconds }
+        let spread = retryWaits.reduce(0.0) { total, wait in
+            let width = (wait.envelope.range.upperBound - wait.envelope.range.lowerBound).seconds
+            return total + width * width
+        }
         let leastPlausible = mean - (spread * Self.hotLoopMarginFactor).squareRoot()
         if leastPlausible > Self.attemptWindow.seconds {
             violate(

@@ -3,6 +3,8 @@ import LiveConnection
 // The checks made on every (input, effects) pair the manager's observer reports.
 extension MonitorState {
     mutating func observe(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        let before = Before(live: live, refreshPending: refreshPending)
+        checkNewLinks(now: now)
         checkStaleInput(input, effects, now: now)
         checkQuietAfterStop(input, effects, now: now)
         let stopsAfter = noteIntent(input)
@@ -49,6 +51,7 @@ extension MonitorState {
             stopped = true
             wanted = false
         }
+        observeSurface(input, effects, before: before, now: now)
         checks += 1
         if reportedPhase.isOpen, live == nil {
             violate(.reportedStateIsTrue, at: now, "reports open after \(input) closed its connection (\(effects))")
@@ -108,9 +111,9 @@ extension MonitorState {
         case .unsubscribe(let topic):
             topics.removeAll { $0 == topic }
         case .closedByPeer(let g, let code, _):
-            return g == live && configuration.terminalCloseCodes.contains(code)
+            return g == live && specification.isTerminal(close: code)
         case .connectFailed(let g, .handshakeRejected(let status)):
-            return g == live && configuration.terminalHandshakeStatuses.contains(status)
+            return g == live && specification.isTerminal(handshakeStatus: status)
         default:
             break
         }
@@ -133,25 +136,26 @@ extension MonitorState {
         previousDelay = nil
     }
 
-    /// The delay must be possible after j failures, for some j between the failures
-    /// since the last intent that may have reset the count and those since the last proof.
+    /// The delay must be one the named policy's published formula allows after j
+    /// failures, for some j between the failures since the last intent that may have reset
+    /// the count and those since the last proof (lower bound as well as upper).
     private mutating func checkBackoff(_ delay: Duration, refreshed: Bool, now: VirtualClock.Instant) {
         checks += 1
         let low = min(failuresSinceIntent, failuresSinceProof)
         let high = max(failuresSinceIntent, failuresSinceProof)
         let policy = configuration.backoff
+        let previous: [Specification.PreviousDelay] = [previousDelay.map { .known($0) } ?? .none, .none]
         let fits = (low...high).contains { count in
             // A refresh reconnects with the delay for one failure fewer (it was not a failed attempt).
             let failures = refreshed ? max(0, count - 1) : count
-            return [previousDelay, nil].contains { previous in
-                policy.distribution(afterFailures: failures, previous: previous).bounds.contains(delay)
-            }
+            return previous.contains { specification.allowedDelay(policy, afterFailures: failures, previous: $0).contains(delay) }
         }
         if !fits {
-            let expected = policy.distribution(afterFailures: refreshed ? max(0, low - 1) : low, previous: previousDelay)
+            let failures = refreshed ? max(0, low - 1) : low
+            let allowed = specification.allowedDelay(policy, afterFailures: failures, previous: previous[0])
             violate(
                 .backoffWithinPolicy, at: now,
-                "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last proof; the policy allows \(expected)")
+                "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last proof; \(policy.traceWords) allows \(allowed.lowerBound.traceFormatted)…\(allowed.upperBound.traceFormatted) after \(failures)")
         }
         previousDelay = delay
     }

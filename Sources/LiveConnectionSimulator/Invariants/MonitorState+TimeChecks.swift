@@ -5,6 +5,7 @@ import LiveConnection
 extension MonitorState {
     mutating func checkTime(now: VirtualClock.Instant) {
         guard !runEnded else { return }
+        checkNewLinks(now: now)
         checkDeadPeer(now: now)
         checkHeldSockets(now: now)
         checkLiveness(now: now)

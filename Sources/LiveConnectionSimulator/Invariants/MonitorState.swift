@@ -1,3 +1,4 @@
+import Foundation
 import LiveConnection
 
 /// The invariant monitor's model of the run: what the app asked for, what the manager
@@ -7,7 +8,10 @@ import LiveConnection
 /// network's truth, never from the manager's internals, so a broken variant cannot hide
 /// its mistake by also corrupting what the monitor reads.
 struct MonitorState {
+    /// Which formulas apply (the policy's name and parameters, P, T, the connect timeout).
     let configuration: ConnectionConfiguration
+    /// What is right: the judge's own statement of the seed documents (never the code's).
+    let specification: Specification
     let network: SimulatedNetwork
     /// P + T: the dead-peer detection bound (see docs/invariants.md for why no latency term).
     let detectionBound: Duration
@@ -66,15 +70,33 @@ struct MonitorState {
     var commandsChecked = 0
     var commandTexts: Set<String> = []
 
-    init(configuration: ConnectionConfiguration, network: SimulatedNetwork) {
+    // The public surface: where sockets go, what is armed, what the app's streams carry.
+    /// The URL of the app's last `connect(to:)`, and the one each generation was opened for.
+    var lastConnectURL: URL?
+    var intendedURL: [Generation: URL] = [:]
+    /// Links of the network already checked for their endpoint.
+    var linksChecked = 0
+    /// The retry timer is armed (from the effects; its firing disarms it).
+    var retryArmed = false
+    /// A credentials refresh was asked for and not answered yet.
+    var refreshPending = false
+    /// Every phase, message and gap the manager decided, in order: what each `events()`
+    /// subscriber must see from the moment it subscribed.
+    var decided: [DecidedEvent] = []
+    var subscribers: [Subscriber] = []
+
+    init(configuration: ConnectionConfiguration, specification: Specification, network: SimulatedNetwork) {
         self.configuration = configuration
+        self.specification = specification
         self.network = network
         let p = configuration.heartbeatInterval, t = configuration.heartbeatTimeout
-        detectionBound = p + t
+        detectionBound = specification.deadPeerBound(heartbeatInterval: p, heartbeatTimeout: t)
         // A wait drawn before the network healed (≤ the policy's maximum), an attempt
         // that hangs until its connect timeout, a dead socket found within P + T, and the
         // round trips of a handshake and a resubscription at the largest latency (T/8).
-        livenessBound = configuration.connectTimeout + p + t + configuration.backoff.maximumDelay + t + .seconds(1)
+        livenessBound =
+            configuration.connectTimeout + detectionBound + specification.maximumDelay(configuration.backoff) + t
+            + .seconds(1)
     }
 
     mutating func violate(_ invariant: Invariant, at now: VirtualClock.Instant, _ detail: String) {

@@ -11,6 +11,8 @@ public struct LinkTruth: Hashable, Sendable {
     public var id: Int
     /// The manager generation that opened it.
     public var generation: Generation?
+    /// Where the client dialled it (as the transport was asked).
+    public var endpoint: Endpoint
     /// The handshake completed (the client got an open connection).
     public var handshakeCompleted: Bool
     /// When the handshake completed.
@@ -38,7 +40,7 @@ extension SimulatedNetwork.State {
         consider(link.idleDroppedAt)
         if let frozen = frozenSince, let opened = link.openedAt { consider(max(frozen, opened)) }
         return LinkTruth(
-            id: link.id, generation: link.generation, handshakeCompleted: link.openedAt != nil,
+            id: link.id, generation: link.generation, endpoint: link.endpoint, handshakeCompleted: link.openedAt != nil,
             openedAt: link.openedAt, isHeld: link.isHeld, deadSince: dead, sentSubscribes: link.sentSubscribes,
             writerStalled: link.stalledSends > 0, lastStallEndedAt: link.lastStallEndedAt)
     }
@@ -62,6 +64,17 @@ extension SimulatedNetwork {
             // The live generation's link is one of the last few: search from the end.
             guard let link = state.links.last(where: { $0.generation == generation }) else { return nil }
             return state.truth(of: link)
+        }
+    }
+
+    /// The connections from the `start`-th on (0-based), in order of attempts: the monitor
+    /// reads each new one once.
+    public func links(from start: Int) -> [LinkTruth] {
+        let now = clock.now
+        return state.withLock { state in
+            guard start < state.links.count else { return [] }
+            state.settleAll(now: now)
+            return state.links[start...].map { state.truth(of: $0) }
         }
     }
 

@@ -57,7 +57,8 @@ extension Rule {
         "resubscribe-before-open", "every connection sends a subscribe for every wanted topic before it reports open",
         judges: [.simulator, .checker])
     public static let backoffWithinPolicy = Rule(
-        "backoff-within-policy", "every retry delay lies within the policy's bounds for the failures since the connection last proved itself (answered a heartbeat)",
+        "backoff-within-policy",
+        "every retry delay lies within the published formula's range, lower and upper bound, for the failures since the connection last proved itself",
         judges: [.simulator, .checker])
     public static let quietAfterStop = Rule(
         "quiet-after-stop",
@@ -65,6 +66,20 @@ extension Rule {
         judges: [.simulator, .checker])
     public static let commandsAtMostOnce = Rule(
         "commands-at-most-once", "the server receives each outgoing command at most once",
+        judges: [.simulator, .checker])
+    public static let endpointOfLastConnect = Rule(
+        "endpoint-of-last-connect", "every connection attempt goes to the endpoint the app named in its last connect(to:)",
+        judges: [.simulator, .checker])
+    public static let quietInBackground = Rule(
+        "quiet-in-background", "in the background no connection is held or opened and no retry is armed",
+        judges: [.simulator, .checker])
+    public static let timersArmedAsConfigured = Rule(
+        "timers-armed-as-configured",
+        "the connect timeout, the heartbeat and the pong deadline are armed for exactly their configured durations",
+        judges: [.simulator, .checker])
+    public static let expiredCredentialsRefreshed = Rule(
+        "expired-credentials-refreshed",
+        "close 4001 or HTTP 401 asks for fresh credentials (one refresh at a time) instead of retrying or stopping",
         judges: [.simulator, .checker])
 
     // Judged by the simulator: they need time, the server's view, or the app's.
@@ -83,6 +98,10 @@ extension Rule {
         "eventually-open",
         "healthy network, wanted, foreground: open within the connect timeout + P + T + the backoff cap + round trips",
         judges: [.simulator], timeBounded: true)
+    public static let eventsFollowTheMachine = Rule(
+        "events-follow-the-machine",
+        "every events() subscriber, early or late, gets the current phase first, then each phase, message and gap once, in order",
+        judges: [.simulator])
     public static let noHotLoop = Rule(
         "no-hot-loop", "connection attempts per minute stay within what the published backoff policy allows, whatever the server does",
         judges: [.simulator], timeBounded: true)
@@ -124,8 +143,10 @@ extension Rule {
     /// Every rule: the shared ones, the simulator's, the checker's.
     public static let catalogue: [Rule] = [
         .singleLiveTransport, .staleInputsChangeNothing, .resubscribeBeforeOpen, .backoffWithinPolicy,
-        .quietAfterStop, .commandsAtMostOnce,
-        .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .noHotLoop,
+        .quietAfterStop, .commandsAtMostOnce, .endpointOfLastConnect, .quietInBackground, .timersArmedAsConfigured,
+        .expiredCredentialsRefreshed,
+        .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .eventsFollowTheMachine,
+        .noHotLoop,
         .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
         .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
         .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock,

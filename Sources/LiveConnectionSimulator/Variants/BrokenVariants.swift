@@ -44,6 +44,24 @@ extension LogicVariant {
             name: "double-reconnect",
             summary: "schedules a second reconnect when the receive loop fails after a missed heartbeat already did",
             breaks: .staleInputsChangeNothing, wrapper: DoubleReconnect.self),
+        LogicVariant(
+            name: "keeps-first-endpoint",
+            summary: "connect(to:) a new endpoint restarts the connection, but dials the endpoint it was first given",
+            breaks: .endpointOfLastConnect, wrapper: KeepsFirstEndpoint.self),
+        LogicVariant(
+            name: "ignores-background", summary: "does not hear the app going to the background: the socket stays open",
+            breaks: .quietInBackground, wrapper: IgnoresBackground.self),
+        LogicVariant(
+            name: "pong-deadline-of-p", summary: "arms the pong deadline for the heartbeat interval P instead of the timeout T",
+            breaks: .timersArmedAsConfigured, wrapper: PongDeadlineOfP.self),
+        LogicVariant(
+            name: "retries-expired-credentials",
+            summary: "hears 4001 and HTTP 401 as transient failures and reconnects with the expired credentials",
+            breaks: .expiredCredentialsRefreshed, wrapper: RetriesExpiredCredentials.self),
+        LogicVariant(
+            name: "replays-initial-phase",
+            summary: "a new events() subscriber gets idle, the initial phase, instead of the current one",
+            breaks: .eventsFollowTheMachine, wrapper: ReplaysInitialPhase.self),
     ]
 }
 
@@ -178,14 +196,19 @@ package struct GivesUp: MachineWrapper {
     }
 }
 
-/// Retries with no delay at all.
+/// Retries with no delay at all (and says so: "waiting 0 ms"). Under full jitter each
+/// zero is a legal draw, so only the attempt rate gives it away.
 package struct RetriesImmediately: MachineWrapper {
     package var base: ConnectionMachine
     package init(base: ConnectionMachine) { self.base = base }
 
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random).map { effect in
-            if case .startTimer(.retry, _) = effect { .startTimer(.retry, .zero) } else { effect }
+            switch effect {
+            case .startTimer(.retry, _): .startTimer(.retry, .zero)
+            case .report(.waiting(let reason, _)): .report(.waiting(reason: reason, delay: .zero))
+            default: effect
+            }
         }
     }
 }

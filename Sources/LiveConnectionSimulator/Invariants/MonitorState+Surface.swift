@@ -1,0 +1,203 @@
+import Foundation
+import LiveConnection
+
+/// One thing the manager decided to tell the app (a `report`, `deliverMessage` or
+/// `reportGap` effect), in the shape an `events()` subscriber receives it.
+enum DecidedEvent: Hashable, CustomStringConvertible {
+    case phase(Phase)
+    case message(sequence: UInt64?)
+    case gap(expected: UInt64, received: UInt64)
+
+    init(_ event: ConnectionEvent) {
+        switch event {
+        case .phase(let phase): self = .phase(phase)
+        case .message(_, let sequence): self = .message(sequence: sequence)
+        case .gap(let expected, let received): self = .gap(expected: expected, received: received)
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .phase(let phase): "phase \(phase)"
+        case .message(let sequence): "message" + (sequence.map { " seq=\($0)" } ?? "")
+        case .gap(let expected, let received): "gap expected=\(expected) received=\(received)"
+        }
+    }
+}
+
+/// One `events()` subscriber: where in the decided events it joined, the phase it is owed
+/// first (the one last reported), and how many events it has received.
+struct Subscriber {
+    var start: Int
+    var firstPhase: Phase
+    var received = 0
+}
+
+// The rules judged from the public surface: where each socket goes, what is armed in the
+// background and for how long, what the credentials provider is asked, and what every
+// `events()` subscriber receives.
+extension MonitorState {
+    /// What the step began with (the checks below run after the effects were noted).
+    struct Before {
+        var live: Generation?
+        var refreshPending: Bool
+    }
+
+    mutating func observeSurface(_ input: Input, _ effects: [Effect], before: Before, now: VirtualClock.Instant) {
+        switch input {
+        case .connect(let endpoint): lastConnectURL = endpoint.url
+        case .timerFired(.retry): retryArmed = false
+        case .credentialsRefreshed: refreshPending = false
+        default: break
+        }
+        let refreshOwed = expiresCredentials(input, liveBefore: before.live) && !before.refreshPending
+        var retryDelay: Duration?
+        var waitingDelay: Duration?
+        for effect in effects {
+            switch effect {
+            case .openConnection(let g, let endpoint):
+                checks += 1
+                if endpoint.url != lastConnectURL {
+                    violate(
+                        .endpointOfLastConnect, at: now,
+                        "\(g) dials \(endpoint.url) but the app's last connect(to:) named \(lastConnectURL.map(\.absoluteString) ?? "nothing")")
+                }
+                intendedURL[g] = lastConnectURL
+            case .startTimer(.retry, let delay):
+                retryArmed = true
+                retryDelay = delay
+            case .startTimer(let timer, let delay):
+                checkTimerDuration(timer, delay, now: now)
+            case .cancelTimer(.retry):
+                retryArmed = false
+            case .refreshCredentials:
+                refreshPending = true
+            case .report(let phase):
+                decided.append(.phase(phase))
+                if case .waiting(_, let delay) = phase { waitingDelay = delay }
+                if case .connecting(let attempt) = phase { checkAttemptNumber(attempt, now: now) }
+            case .deliverMessage:
+                if case .received(_, let sequence) = input { decided.append(.message(sequence: sequence)) }
+            case .reportGap(let expected, let received):
+                decided.append(.gap(expected: expected, received: received))
+            default:
+                break
+            }
+        }
+        if let retryDelay, let waitingDelay, retryDelay != waitingDelay {
+            violate(
+                .backoffWithinPolicy, at: now,
+                "the app is told \"waiting \(waitingDelay.traceFormatted)\" but the retry is armed for \(retryDelay.traceFormatted)")
+        }
+        if refreshOwed { checkRefreshAsked(input, effects, now: now) }
+        if !foreground { checkQuietInBackground(input, effects, now: now) }
+    }
+
+    /// Seed 000: a live close 4001 or a handshake 401 means "refresh the credentials".
+    private func expiresCredentials(_ input: Input, liveBefore: Generation?) -> Bool {
+        switch input {
+        case .closedByPeer(let g, let code, _): g == liveBefore && specification.refreshes(close: code)
+        case .connectFailed(let g, .handshakeRejected(let status)):
+            g == liveBefore && specification.refreshes(handshakeStatus: status)
+        default: false
+        }
+    }
+
+    /// The expiry asks the provider (one refresh at a time: a pending one answers it too),
+    /// and neither retries with the stale credentials nor stops.
+    private mutating func checkRefreshAsked(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        checks += 1
+        let instead = effects.first { effect in
+            switch effect {
+            case .openConnection, .startTimer(.retry, _), .report(.stopped): true
+            default: false
+            }
+        }
+        if let instead {
+            violate(.expiredCredentialsRefreshed, at: now, "\(input) led to \(instead) instead of a credentials refresh")
+        } else if !effects.contains(.refreshCredentials) {
+            violate(.expiredCredentialsRefreshed, at: now, "\(input) did not ask for fresh credentials (\(effects))")
+        }
+    }
+
+    /// In the background: no live generation, nothing opened, no retry armed.
+    private mutating func checkQuietInBackground(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        checks += 1
+        if let g = live {
+            violate(.quietInBackground, at: now, "\(g) is still live in the background after \(input)")
+        } else if retryArmed {
+            violate(.quietInBackground, at: now, "a retry is armed in the background after \(input)")
+        } else if let open = effects.first(where: { if case .openConnection = $0 { true } else { false } }) {
+            violate(.quietInBackground, at: now, "\(open) in the background")
+        }
+    }
+
+    /// The connect timeout, the heartbeat and the pong deadline run for C, P and T exactly.
+    private mutating func checkTimerDuration(_ timer: TimerID, _ delay: Duration, now: VirtualClock.Instant) {
+        checks += 1
+        let (name, configured): (String, Duration)
+        switch timer {
+        case .connectTimeout: (name, configured) = ("connect timeout", configuration.connectTimeout)
+        case .heartbeat: (name, configured) = ("heartbeat interval P", configuration.heartbeatInterval)
+        case .pongDeadline: (name, configured) = ("heartbeat timeout T", configuration.heartbeatTimeout)
+        case .retry: return
+        }
+        if delay != configured {
+            violate(
+                .timersArmedAsConfigured, at: now,
+                "\(timer) armed for \(delay.traceFormatted); the \(name) is \(configured.traceFormatted)")
+        }
+    }
+
+    /// "connecting attempt=n": n − 1 failures since the count last started again.
+    private mutating func checkAttemptNumber(_ attempt: Int, now: VirtualClock.Instant) {
+        checks += 1
+        let low = min(failuresSinceIntent, failuresSinceProof)
+        let high = max(failuresSinceIntent, failuresSinceProof)
+        if !(low...high).contains(attempt - 1) {
+            violate(
+                .backoffWithinPolicy, at: now,
+                "reports attempt \(attempt) after \(low)…\(high) failures since the last proof (attempt \(low + 1)…\(high + 1))")
+        }
+    }
+
+    /// Every new socket went where its generation was opened for.
+    mutating func checkNewLinks(now: VirtualClock.Instant) {
+        let links = network.links(from: linksChecked)
+        linksChecked += links.count
+        for link in links {
+            checks += 1
+            guard let g = link.generation, let intended = intendedURL[g], link.endpoint.url != intended else { continue }
+            violate(.endpointOfLastConnect, at: now, "socket \(link.id) of \(g) went to \(link.endpoint.url), not \(intended)")
+        }
+    }
+
+    // MARK: events() subscribers
+
+    /// A subscriber joins now (on the manager's actor, just before `events()`): it is owed
+    /// the phase last reported, then every event decided from here on.
+    mutating func subscriberJoins() -> Int {
+        subscribers.append(Subscriber(start: decided.count, firstPhase: reportedPhase))
+        return subscribers.count - 1
+    }
+
+    /// Subscriber `id` received `event`: it must be the next one it is owed.
+    mutating func subscriber(_ id: Int, received event: ConnectionEvent, now: VirtualClock.Instant) {
+        checks += 1
+        let subscriber = subscribers[id]
+        subscribers[id].received += 1
+        let owed: DecidedEvent?
+        if subscriber.received == 0 {
+            owed = .phase(subscriber.firstPhase)
+        } else {
+            let index = subscriber.start + subscriber.received - 1
+            owed = index < decided.count ? decided[index] : nil
+        }
+        let got = DecidedEvent(event)
+        guard got != owed else { return }
+        violate(
+            .eventsFollowTheMachine, at: now,
+            "subscriber \(id) (joined after \(subscriber.start) decided events) got \(got) as its event \(subscriber.received + 1); "
+                + "owed \(owed.map(\.description) ?? "nothing more")")
+    }
+}
