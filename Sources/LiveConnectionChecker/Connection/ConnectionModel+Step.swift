@@ -245,12 +245,17 @@ enum Delivery: Sendable {
         case (.live, .received(_, let sequence)): self = .received(sequence)
         case (.live, .pong): self = .pong
         case (.live, .flushed): self = .flushed
+        // Credentials fetched before every connect need no refresh on expiry: the
+        // configuration picks which rule of the specification applies.
         case (.live, .closedByPeer(_, let code, _)):
-            self = .peerEnded(terminal: specification.isTerminal(close: code), refresh: specification.refreshes(close: code))
+            self = .peerEnded(
+                terminal: specification.isTerminal(close: code),
+                refresh: specification.refreshes(close: code) && codebook.configuration.credentialsTiming == .afterExpiry)
         case (.live, .connectFailed(_, .handshakeRejected(let status))):
             self = .peerEnded(
                 terminal: specification.isTerminal(handshakeStatus: status),
-                refresh: specification.refreshes(handshakeStatus: status))
+                refresh: specification.refreshes(handshakeStatus: status)
+                    && codebook.configuration.credentialsTiming == .afterExpiry)
         case (.timer, .timerFired(let timer)): self = .timer(MachineStepper.timer(timer).0)
         case (.credentials, .credentialsRefreshed(let succeeded)): self = .credentials(succeeded: succeeded)
         case (.late(let current), .opened): self = .lateOpened(current: current)

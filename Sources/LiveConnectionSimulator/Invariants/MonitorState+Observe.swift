@@ -10,9 +10,13 @@ extension MonitorState {
         let stopsAfter = noteIntent(input)
 
         // A failure: the input sent the manager into waiting (a refresh that succeeded
-        // and waits before reconnecting is the same failure, not a new one).
-        let refreshed = input == .credentialsRefreshed(succeeded: true)
-        if !refreshed, effects.contains(where: { if case .report(.waiting) = $0 { true } else { false } }) {
+        // and waits before reconnecting is the same failure, not a new one). With credentials
+        // fetched before every connect, an expiry needs no refresh: it is a failure retried
+        // with the wait for one fewer, at once when that wait is 0 (no waiting phase then).
+        let expiryRetried =
+            configuration.credentialsTiming == .beforeEveryConnect && expiresCredentials(input, liveBefore: before.live)
+        let refreshed = input == .credentialsRefreshed(succeeded: true) || expiryRetried
+        if expiryRetried || (!refreshed && effects.contains(where: { if case .report(.waiting) = $0 { true } else { false } })) {
             failuresSinceProof += 1
             failuresSinceIntent += 1
         }

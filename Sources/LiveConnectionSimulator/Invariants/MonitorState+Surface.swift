@@ -50,7 +50,11 @@ extension MonitorState {
         case .credentialsRefreshed: refreshPending = false
         default: break
         }
-        let refreshOwed = expiresCredentials(input, liveBefore: before.live) && !before.refreshPending
+        // Credentials fetched before every connect need no refresh on expiry (the configuration
+        // picks which rule of the specification applies).
+        let refreshOwed =
+            configuration.credentialsTiming == .afterExpiry && expiresCredentials(input, liveBefore: before.live)
+            && !before.refreshPending
         var retryDelay: Duration?
         var waitingDelay: Duration?
         for effect in effects {
@@ -74,7 +78,7 @@ extension MonitorState {
                 refreshPending = true
             case .report(let phase):
                 decided.append(.phase(phase))
-                if case .waiting(_, let delay) = phase { waitingDelay = delay }
+                if case .waiting(_, let delay, _) = phase { waitingDelay = delay }
                 if case .connecting(let attempt) = phase { checkAttemptNumber(attempt, now: now) }
             case .deliverMessage:
                 if case .received(_, let sequence) = input { decided.append(.message(sequence: sequence)) }
@@ -94,7 +98,7 @@ extension MonitorState {
     }
 
     /// Seed 000: a live close 4001 or a handshake 401 means "refresh the credentials".
-    private func expiresCredentials(_ input: Input, liveBefore: Generation?) -> Bool {
+    func expiresCredentials(_ input: Input, liveBefore: Generation?) -> Bool {
         switch input {
         case .closedByPeer(let g, let code, _): g == liveBefore && specification.refreshes(close: code)
         case .connectFailed(let g, .handshakeRejected(let status)):

@@ -206,7 +206,7 @@ package struct RetriesImmediately: MachineWrapper {
         base.handle(input, using: &random).map { effect in
             switch effect {
             case .startTimer(.retry, _): .startTimer(.retry, .zero)
-            case .report(.waiting(let reason, _)): .report(.waiting(reason: reason, delay: .zero))
+            case .report(.waiting(let reason, _, let close)): .report(.waiting(reason: reason, delay: .zero, close: close))
             default: effect
             }
         }
