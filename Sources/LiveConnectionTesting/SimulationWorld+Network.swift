@@ -100,6 +100,9 @@ extension SimulationWorld {
             // The outcome is the test's business (send through the manager to see it); the
             // trace records that the command was asked for.
             try? await manager?.send(text: text)
+        case .ping(let timeout):
+            // The same: the trace records that the ping was asked for.
+            _ = await manager?.ping(timeout: timeout)
         default: preconditionFailure("\(action) was rejected or applied above")
         }
     }

@@ -135,10 +135,10 @@ struct BrokenVariantTests {
         #expect(input.generation == Generation(1))  // g2 is live: g1 is the dead one
     }
 
-    @Test("every broken variant but two is listed here; one needs real time, the other the events() stream")
+    @Test("every broken variant but three is listed here; one needs real time, one the events() stream, one app pings the model has not")
     func coverage() throws {
         let broken = Set(LogicVariant.all.dropFirst().map(\.name))
-        #expect(broken.subtracting(Self.expectations.map(\.variant)) == ["retries-immediately", "replays-initial-phase"])
+        #expect(broken.subtracting(Self.expectations.map(\.variant)) == ["retries-immediately", "replays-initial-phase", "forgets-pings"])
         // The phase a new subscriber is given is the shell's, not the machine's effects:
         // the checker steps the machine only, so the stream's first event is the simulator's to judge.
         let replays = try ConnectionModel(variant: try #require(.named("replays-initial-phase")))

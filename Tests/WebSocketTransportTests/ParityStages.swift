@@ -50,6 +50,7 @@ struct RealStage: ParityStage {
         case .background: await manager.setForeground(false)
         case .foreground: await manager.setForeground(true)
         case .send(let text): _ = try? await manager.send(text: text)
+        case .ping(let timeout): _ = await manager.ping(timeout: timeout)
         case .broadcast(let topic, let text): live.broadcast(topic: topic, text: text)
         case .closeConnection(let code, let reason): live.server.closeAll(code: code, reason: reason)
         case .resetConnection: live.server.resetAll()

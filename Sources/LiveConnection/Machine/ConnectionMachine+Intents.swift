@@ -5,7 +5,7 @@ extension ConnectionMachine {
         endpoint = newEndpoint
         wanted = true
         switch state {
-        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _):
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _):
             // Same destination: nothing to do. A new one: only an explicit connect(to:)
             // moves the connection, and it moves at once.
             guard changed else { return [] }
@@ -32,7 +32,7 @@ extension ConnectionMachine {
     mutating func disconnect(code: CloseCode, reason: String) -> [Effect] {
         wanted = false
         switch state {
-        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _):
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _):
             // The app's own code and reason go to the server (the shell checked them against RFC 6455).
             return tearDown(g, code: code, reason: reason, outcome: .outcomeUnknown)
                 + enter(.stopped(reason: "disconnected"))
@@ -51,7 +51,7 @@ extension ConnectionMachine {
         if !value {
             // Background: close the socket, keep wanting it (phoenix 3161 reconnected never).
             switch state {
-            case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _):
+            case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _):
                 return tearDown(g, code: .goingAway, reason: "backgrounded", outcome: .outcomeUnknown)
                     + enter(.backgrounded)
             case .waiting:
@@ -81,7 +81,7 @@ extension ConnectionMachine {
             // Not open until the transport took this one too.
             state = .subscribing(g, flushesPending: pending + 1)
             return [.send(g, .control(.subscribe(topic))), .flush(g)]
-        case .open(let g, _, _, _):
+        case .open(let g, _, _, _, _):
             return [.send(g, .control(.subscribe(topic)))]
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
             // No socket to send on: the next open resubscribes every topic.
@@ -93,7 +93,7 @@ extension ConnectionMachine {
         guard let index = topics.firstIndex(of: topic) else { return [] }
         topics.remove(at: index)
         switch state {
-        case .subscribing(let g, _), .open(let g, _, _, _):
+        case .subscribing(let g, _), .open(let g, _, _, _, _):
             return [.send(g, .control(.unsubscribe(topic)))]
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
             // No socket: the next open subscribes only the topics still wanted.
@@ -101,10 +101,25 @@ extension ConnectionMachine {
         }
     }
 
+    mutating func ping(_ id: PingID, timeout: Duration) -> [Effect] {
+        switch state {
+        case .open(let g, let attempt, let awaitingPong, let commands, let pings):
+            // Sent on the open connection; answered by its pong, its deadline or its teardown,
+            // whichever comes first, and only that one.
+            state = .open(
+                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings + [id])
+            return [.sendPing(g, id), .startTimer(.pingDeadline(id), timeout)]
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped:
+            // Nothing to ping: answered at once (a connection that is still resubscribing is
+            // not open to the app either).
+            return [.completePing(id, .failed(.notConnected))]
+        }
+    }
+
     mutating func send(_ id: CommandID) -> [Effect] {
         switch state {
-        case .open(let g, let attempt, let awaitingPong, let commands):
-            state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands + [id])
+        case .open(let g, let attempt, let awaitingPong, let commands, let pings):
+            state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands + [id], pingsInFlight: pings)
             return [.send(g, .command(id))]
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped:
             // No queueing for later: a command that waits for a reconnect may be stale or

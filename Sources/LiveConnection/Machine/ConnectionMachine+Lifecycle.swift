@@ -17,19 +17,24 @@ extension ConnectionMachine {
     mutating func tearDown(_ g: Generation, code: CloseCode, reason: String, outcome: CommandOutcome) -> [Effect] {
         var effects: [Effect]
         var commands: [CommandID] = []
+        var answers: [Effect] = []
         switch state {
         case .connecting(g), .subscribing(g, _):
             effects = [.cancelTimer(.connectTimeout(g))]
-        case .open(g, _, let awaitingPong, let inFlight):
+        case .open(g, _, let awaitingPong, let inFlight, let pings):
             effects = [.cancelTimer(.heartbeat(g))]
             if awaitingPong { effects.append(.cancelTimer(.pongDeadline(g))) }
             commands = inFlight
+            // The app's pings die with the connection: each answered once, below (the once-gate:
+            // a late answer or deadline finds it gone from the state and changes nothing).
+            effects += pings.map { .cancelTimer(.pingDeadline($0)) }
+            answers = pings.map { .completePing($0, .failed(.connectionEnded)) }
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
             preconditionFailure("tearing down \(g) in state \(state)")
         }
         effects.append(.closeConnection(g, code: code, reason: reason))
         // The caller moves to the next state, which drops the payload (flushes, commands).
-        return effects + commands.map { .completeCommand($0, outcome) }
+        return effects + commands.map { .completeCommand($0, outcome) } + answers
     }
 
     /// One more failure: draw the delay, wait, report why (and the server's close frame, if

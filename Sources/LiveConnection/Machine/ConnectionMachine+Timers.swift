@@ -23,12 +23,12 @@ extension ConnectionMachine {
 
         case .heartbeat(let g):
             switch state {
-            case .open(g, let attempt, let awaitingPong, let commands):
+            case .open(g, let attempt, let awaitingPong, let commands, let pings):
                 // Fixed cadence: the next ping is P after this one. The deadline runs from the
                 // oldest unanswered ping, so a dead peer is caught within P + T.
                 var effects: [Effect] = [.ping(g), .startTimer(.heartbeat(g), configuration.heartbeatInterval)]
                 if !awaitingPong {
-                    state = .open(g, attempt: attempt, awaitingPong: true, commandsInFlight: commands)
+                    state = .open(g, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings)
                     effects.append(.startTimer(.pongDeadline(g), configuration.heartbeatTimeout))
                 }
                 return effects
@@ -36,9 +36,23 @@ extension ConnectionMachine {
                 return []  // g was torn down
             }
 
+        case .pingDeadline(let id):
+            switch state {
+            case .open(let g, let attempt, let awaitingPong, let commands, var pings):
+                // Answered already (by its pong): the once-gate keeps the first outcome.
+                guard let index = pings.firstIndex(of: id) else { return [] }
+                pings.remove(at: index)
+                state = .open(
+                    g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
+                // Reported, not acted on: the heartbeat alone decides that a peer is dead.
+                return [.completePing(id, .noAnswer)]
+            case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped:
+                return []  // answered at teardown
+            }
+
         case .pongDeadline(let g):
             switch state {
-            case .open(g, _, awaitingPong: true, _):
+            case .open(g, _, awaitingPong: true, _, _):
                 return tearDown(g, code: .goingAway, reason: "heartbeat missed", outcome: .outcomeUnknown)
                     + scheduleRetry(reason: "heartbeat missed", using: &random)
             case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:

@@ -33,8 +33,10 @@ public struct ConnectionMachine: Hashable, Sendable {
         /// Generation `g` is open; `attempt` is the attempt that opened it (1 when the first
         /// try succeeded), reported in the open phase; `awaitingPong` while a ping is unanswered;
         /// `commandsInFlight` are the commands handed to `g` whose send has not completed,
-        /// answered when `g` is torn down (never resent).
-        case open(Generation, attempt: Int, awaitingPong: Bool, commandsInFlight: [CommandID])
+        /// answered when `g` is torn down (never resent); `pingsInFlight` the app's pings sent
+        /// on `g` and not yet answered, each answered exactly once (answer, deadline, teardown).
+        case open(
+            Generation, attempt: Int, awaitingPong: Bool, commandsInFlight: [CommandID], pingsInFlight: [PingID])
         /// Waiting for the retry timer; `close` is the server's close frame, if one ended the
         /// last connection.
         case waiting(reason: String, close: CloseFrame? = nil)
@@ -79,7 +81,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose callbacks are live: only while connecting or open.
     public var liveGeneration: Generation? {
         switch state {
-        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _): g
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _): g
         case .idle, .waiting, .refreshing, .backgrounded, .stopped: nil
         }
     }
@@ -87,7 +89,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose socket is open (resubscribing or open).
     public var connectedGeneration: Generation? {
         switch state {
-        case .subscribing(let g, _), .open(let g, _, _, _): g
+        case .subscribing(let g, _), .open(let g, _, _, _, _): g
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped: nil
         }
     }
@@ -103,7 +105,15 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// Commands on the open connection whose send has not completed (none in any other state).
     public var commandsInFlight: [CommandID] {
         switch state {
-        case .open(_, _, _, let commands): commands
+        case .open(_, _, _, let commands, _): commands
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped: []
+        }
+    }
+
+    /// The app's pings on the open connection not yet answered (none in any other state).
+    public var pingsInFlight: [PingID] {
+        switch state {
+        case .open(_, _, _, _, let pings): pings
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped: []
         }
     }
@@ -113,7 +123,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         switch state {
         case .idle: .idle
         case .connecting, .subscribing: .connecting(attempt: failures + 1)
-        case .open(_, let attempt, _, _): .open(attempt: attempt)
+        case .open(_, let attempt, _, _, _): .open(attempt: attempt)
         case .waiting(let reason, let close), .refreshing(let reason, let close):
             .waiting(reason: reason, delay: lastDelay ?? .zero, close: close)
         case .backgrounded: .backgrounded
@@ -136,6 +146,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         case .subscribe(let topic): return subscribe(topic)
         case .unsubscribe(let topic): return unsubscribe(topic)
         case .send(let id): return send(id)
+        case .ping(let id, let timeout): return ping(id, timeout: timeout)
         case .opened(let g): return opened(g)
         case .connectFailed(let g, let error): return connectFailed(g, error, using: &random)
         case .received(let g, let sequence): return received(g, sequence: sequence)
@@ -143,6 +154,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         case .closedByPeer(let g, let code, let reason): return closedByPeer(g, code, reason, using: &random)
         case .failed(let g, let error): return failed(g, error, using: &random)
         case .sendCompleted(let g, let id): return sendCompleted(g, id)
+        case .pingAnswered(let g, let id): return pingAnswered(g, id)
         case .flushed(let g): return flushed(g)
         case .timerFired(let timer): return timerFired(timer, using: &random)
         case .credentialsRefreshed(let succeeded): return credentialsRefreshed(succeeded, using: &random)

@@ -20,6 +20,10 @@ public enum Effect: Hashable, Sendable, CustomStringConvertible {
     case flush(Generation)
     /// Send a ping on this generation's connection.
     case ping(Generation)
+    /// Send an app ping on this generation's connection; answer ``Input/pingAnswered(_:_:)`` when its pong arrives.
+    case sendPing(Generation, PingID)
+    /// Tell the app how its ping ended (exactly once per ping).
+    case completePing(PingID, PingOutcome)
     /// Arm a timer (re-arming one that is armed restarts it).
     case startTimer(TimerID, Duration)
     /// Disarm a timer; it must not fire afterwards.
@@ -42,6 +46,8 @@ public enum Effect: Hashable, Sendable, CustomStringConvertible {
         case .send(let g, let outbound): "send \(g) \(outbound)"
         case .flush(let g): "flush \(g)"
         case .ping(let g): "ping \(g)"
+        case .sendPing(let g, let id): "send-ping \(g) \(id)"
+        case .completePing(let id, let outcome): "complete \(id) \(outcome)"
         case .startTimer(let timer, let delay): "start-timer \(timer) \(delay.traceFormatted)"
         case .cancelTimer(let timer): "cancel-timer \(timer)"
         case .refreshCredentials: "refresh-credentials"

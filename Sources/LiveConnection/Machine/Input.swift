@@ -20,6 +20,8 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     case unsubscribe(String)
     /// The app wants to send a command once.
     case send(CommandID)
+    /// The app asks whether the server answers a ping within `timeout` (the shell checked it).
+    case ping(PingID, timeout: Duration)
 
     // MARK: Transport callbacks
     /// The handshake of this generation's connection completed.
@@ -38,6 +40,8 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     case sendCompleted(Generation, CommandID)
     /// Every frame posted to this generation before the last ``Effect/flush(_:)`` was taken.
     case flushed(Generation)
+    /// The pong to an app ping arrived.
+    case pingAnswered(Generation, PingID)
 
     // MARK: Timers and credentials
     /// An armed timer fired.
@@ -52,7 +56,8 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     public var generation: Generation? {
         switch self {
         case .opened(let g), .connectFailed(let g, _), .received(let g, _), .pong(let g),
-            .closedByPeer(let g, _, _), .failed(let g, _), .sendCompleted(let g, _), .flushed(let g):
+            .closedByPeer(let g, _, _), .failed(let g, _), .sendCompleted(let g, _), .flushed(let g),
+            .pingAnswered(let g, _):
             g
         default: nil
         }
@@ -67,6 +72,7 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
         case .subscribe(let topic): "subscribe \(topic)"
         case .unsubscribe(let topic): "unsubscribe \(topic)"
         case .send(let id): "send \(id)"
+        case .ping(let id, let timeout): "ping \(id) timeout=\(timeout.traceFormatted)"
         case .opened(let g): "opened \(g)"
         case .connectFailed(let g, let error): "connect-failed \(g) \"\(error.reason)\""
         case .received(let g, let sequence): "received \(g)" + (sequence.map { " seq=\($0)" } ?? "")
@@ -75,6 +81,7 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
         case .failed(let g, let error): "failed \(g) \"\(error.reason)\""
         case .sendCompleted(let g, let id): "send-completed \(g) \(id)"
         case .flushed(let g): "flushed \(g)"
+        case .pingAnswered(let g, let id): "ping-answered \(g) \(id)"
         case .timerFired(let timer): "timer \(timer)"
         case .credentialsRefreshed(let succeeded): "credentials-refreshed \(succeeded ? "ok" : "failed")"
         }

@@ -43,6 +43,8 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
     case heartbeat(Generation)
     /// No pong (or other frame) since the oldest unanswered ping: the peer is dead.
     case pongDeadline(Generation)
+    /// An app ping's timeout: no answer by then is "no answer".
+    case pingDeadline(PingID)
 
     public var description: String {
         switch self {
@@ -50,6 +52,7 @@ public enum TimerID: Hashable, Sendable, CustomStringConvertible {
         case .connectTimeout(let g): "connect-timeout(\(g))"
         case .heartbeat(let g): "heartbeat(\(g))"
         case .pongDeadline(let g): "pong-deadline(\(g))"
+        case .pingDeadline(let id): "ping-deadline(\(id))"
         }
     }
 }

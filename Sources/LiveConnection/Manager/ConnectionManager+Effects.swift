@@ -39,6 +39,12 @@ extension ConnectionManager {
         case .ping(let g):
             generations[g]?.post(.ping)
 
+        case .sendPing(let g, let id):
+            generations[g]?.post(.appPing(id))
+
+        case .completePing(let id, let outcome):
+            pings.removeValue(forKey: id)?.resume(returning: outcome)
+
         case .startTimer(let timer, let delay):
             // A fresh serial disarms whatever was armed under this ID. The old sleep is not
             // woken: it fires at its deadline and is dropped by the serial check. That costs

@@ -35,6 +35,13 @@ extension ConnectionManager {
                         do { try await connection.ping() } catch { return }
                         await self.process(.pong(g))
                     }
+                case .appPing(let id):
+                    group.addTask {
+                        // A failed ping needs no report either: the receive loop reports the
+                        // failure, whose teardown answers the ping.
+                        do { try await connection.ping() } catch { return }
+                        await self.process(.pingAnswered(g, id))
+                    }
                 case .close(let code, let reason):
                     await connection.close(code: code, reason: reason)
                     closed = true

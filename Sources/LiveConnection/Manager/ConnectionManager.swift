@@ -25,6 +25,8 @@ public actor ConnectionManager {
     let credentials: CredentialsProvider?
     /// The provider is asked before every attempt (as part of it), not only after an expiry.
     let fetchesCredentialsBeforeConnect: Bool
+    /// An app ping's timeout when the app names none: the heartbeat's T.
+    let configuredPingTimeout: Duration
     let observer: Observer?
     var logic: any ConnectionLogic
     var random: AnyRandomSource
@@ -43,6 +45,9 @@ public actor ConnectionManager {
     /// Commands waiting for their outcome, with their payload.
     var commands: [CommandID: (message: Message, continuation: CheckedContinuation<CommandOutcome, Never>)] = [:]
     var nextCommand: UInt64 = 1
+    /// App pings waiting for their outcome.
+    var pings: [PingID: CheckedContinuation<PingOutcome, Never>] = [:]
+    var nextPing: UInt64 = 1
     /// Headers from the last credentials refresh, laid over the endpoint's own.
     var refreshedHeaders: [Endpoint.Header] = []
 
@@ -83,6 +88,7 @@ public actor ConnectionManager {
         self.wire = subscriptionProtocol
         self.credentials = credentials
         fetchesCredentialsBeforeConnect = credentials != nil && configuration.credentialsTiming == .beforeEveryConnect
+        configuredPingTimeout = configuration.heartbeatTimeout
         self.logic = logic ?? ConnectionMachine(configuration: configuration)
         self.observer = observer
         (jobs, work) = AsyncStream.makeStream(of: Job.self)
@@ -172,6 +178,29 @@ public actor ConnectionManager {
         try await send(.text(String(decoding: data, as: UTF8.self)))
     }
 
+    /// Asks whether the server answers a ping within `timeout` (default: the heartbeat's
+    /// timeout T), and returns how that ended, exactly once: ``PingOutcome/alive``,
+    /// ``PingOutcome/noAnswer`` by the timeout, or ``PingOutcome/failed(_:)`` when there is no
+    /// open connection or it ends meanwhile.
+    ///
+    /// ```swift
+    /// if await manager.ping(timeout: .seconds(2)) == .alive { hideStaleBanner() }
+    /// ```
+    ///
+    /// The answer is the app's to act on: a ping without an answer does not tear the
+    /// connection down (the heartbeat decides that). A timeout that is not above zero or is
+    /// over an hour is refused with ``PingFailure/invalidTimeout(_:)``, and nothing is sent.
+    public func ping(timeout: Duration? = nil) async -> PingOutcome {
+        let timeout = timeout ?? configuredPingTimeout
+        guard timeout > .zero, timeout <= .seconds(3600) else { return .failed(.invalidTimeout(timeout)) }
+        let id = PingID(nextPing)
+        nextPing += 1
+        return await withCheckedContinuation { continuation in
+            pings[id] = continuation
+            process(.ping(id, timeout: timeout))
+        }
+    }
+
     // MARK: Observing
 
     /// A stream of events that starts with the current phase; messages are never replayed.
@@ -214,6 +243,8 @@ public actor ConnectionManager {
         handshakes = [:]
         for id in commands.keys.sorted() { commands[id]?.continuation.resume(returning: .outcomeUnknown) }
         commands = [:]
+        for id in pings.keys.sorted() { pings[id]?.resume(returning: .failed(.connectionEnded)) }
+        pings = [:]
         broadcaster.finish()
     }
 }

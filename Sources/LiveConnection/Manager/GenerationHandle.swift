@@ -19,6 +19,8 @@ final class GenerationHandle: Sendable {
         /// Reply ``Input/flushed(_:)`` once everything before it was written.
         case flush
         case ping
+        /// An app ping: reply ``Input/pingAnswered(_:_:)`` when its pong arrives.
+        case appPing(PingID)
         case close(CloseCode, String)
     }
 

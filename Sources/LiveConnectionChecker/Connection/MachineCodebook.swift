@@ -110,9 +110,10 @@ struct MachineCodebook: Sendable {
         case .idle: state = .idle
         case .connecting: state = .connecting(generation)
         case .subscribing: state = .subscribing(generation, flushesPending: Int(field(code, 44, 3)))
-        case .open: state = .open(generation, attempt: attempt, awaitingPong: false, commandsInFlight: commands)
+        case .open:
+            state = .open(generation, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: [])
         case .openAwaitingPong:
-            state = .open(generation, attempt: attempt, awaitingPong: true, commandsInFlight: commands)
+            state = .open(generation, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: [])
         case .waiting: state = .waiting(reason: reason, close: close)
         case .refreshing: state = .refreshing(reason: reason, close: close)
         case .backgrounded: state = .backgrounded
@@ -143,7 +144,9 @@ struct MachineCodebook: Sendable {
         case .idle: kind = .idle
         case .connecting: kind = .connecting
         case .subscribing: kind = .subscribing
-        case .open(_, let attempt, let awaiting, _):
+        case .open(_, let attempt, let awaiting, _, let pings):
+            // The model's app never pings: there is nothing to pack.
+            precondition(pings.isEmpty, "app pings \(pings) in the connection model, which has no app pings")
             kind = awaiting ? .openAwaitingPong : .open
             code |= UInt64(min(attempt - 1, failureCap)) << 48
         case .waiting(let why, let frame): kind = .waiting; reason = why; close = frame

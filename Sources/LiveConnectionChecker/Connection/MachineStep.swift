@@ -117,6 +117,9 @@ struct MachineStepper: Sendable {
             case .flush(let g): return .flush(role(g))
             case .deliverMessage: return .deliver
             case .reportGap: return .report
+            case .sendPing, .completePing:
+                // The model's app never pings (the random walk and the simulator judge pings).
+                preconditionFailure("app ping effect \(effect) in the connection model, which has no app pings")
             case .report(.open): return .reportOpen
             case .report(.waiting): return .reportWaiting
             case .report: return .report
@@ -138,6 +141,7 @@ struct MachineStepper: Sendable {
         case .connectTimeout(let g): (.connectTimeout, g)
         case .heartbeat(let g): (.heartbeat, g)
         case .pongDeadline(let g): (.pongDeadline, g)
+        case .pingDeadline(let id): preconditionFailure("ping deadline \(id) in the connection model, which has no app pings")
         }
     }
 
@@ -145,8 +149,10 @@ struct MachineStepper: Sendable {
         switch state {
         case .connecting: .connecting(MachineCodebook.current)
         case .subscribing(_, let pending): .subscribing(MachineCodebook.current, flushesPending: pending)
-        case .open(_, let attempt, let awaiting, let commands):
-            .open(MachineCodebook.current, attempt: attempt, awaitingPong: awaiting, commandsInFlight: commands)
+        case .open(_, let attempt, let awaiting, let commands, let pings):
+            .open(
+                MachineCodebook.current, attempt: attempt, awaitingPong: awaiting, commandsInFlight: commands,
+                pingsInFlight: pings)
         default: state
         }
     }

@@ -130,6 +130,8 @@ struct TraceRealizer {
             _ = advance(to: now + l, step: step, what: "the reset arrives")
         case .sendCompleted, .flushed:
             break  // The simulated transport completes a write as it takes it.
+        case .ping, .pingAnswered:
+            gap(step, "an app ping (the connection model has none)")
         case .timerFired(let timer):
             guard let due = timers.first(where: { $0.timer == timer })?.due else {
                 return gap(step, "timer \(timer) fires but is not armed")

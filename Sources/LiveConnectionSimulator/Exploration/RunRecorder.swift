@@ -89,6 +89,7 @@ func describe(_ action: SimulationAction) -> String {
     case .connect(let endpoint): "connect \(endpoint)"
     case .disconnect: "disconnect"
     case .send(let text): "send \(text)"
+    case .ping(let timeout): "ping \(timeout.traceFormatted)"
     case .subscribe(let topic): "subscribe \(topic)"
     case .unsubscribe(let topic): "unsubscribe \(topic)"
     }

@@ -148,6 +148,12 @@ struct Driver: Sendable {
                     recorder.note("command \(text) \(error)")
                 }
             }
+        case .ping(let timeout):
+            let recorder = self.recorder
+            spawn {
+                let outcome = await manager.ping(timeout: timeout)
+                recorder.note("ping \(outcome)")
+            }
         case .subscribe(let topic): await manager.subscribe(topic)
         case .unsubscribe(let topic): await manager.unsubscribe(topic)
         default: preconditionFailure("\(action) is a network action, applied above")
@@ -162,7 +168,7 @@ struct Driver: Sendable {
     /// send is actually held back.
     static func disrupts(_ action: SimulationAction) -> Bool {
         switch action {
-        case .broadcast, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .send, .subscribe, .unsubscribe:
+        case .broadcast, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .send, .ping, .subscribe, .unsubscribe:
             false
         default: true
         }

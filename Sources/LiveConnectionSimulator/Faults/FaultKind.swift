@@ -40,6 +40,9 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// handshakes too slowly, sends a malformed frame, or flaps between healthy and one of
     /// these. Last, so that the seeds made before it draw the other kinds as they did.
     case hostileServer
+    /// The app pings the server (`manager.ping(timeout:)`). After the hostile server, for
+    /// the same reason: earlier seeds keep every action they had, and gain the pings.
+    case appPing
 
     /// The kind an action belongs to (`nil` for the run's opening intents).
     public init?(of action: SimulationAction) {
@@ -63,6 +66,7 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
         case .disconnect: self = .disconnect
         case .connect: self = .endpointSwitch
         case .send: self = .commands
+        case .ping: self = .appPing
         case .subscribe, .unsubscribe: self = .subscriptionChurn
         }
     }

@@ -96,6 +96,10 @@ struct ScheduleBuilder {
             return [at(.zero, .connect(endpoint: Int(random.uniform(below: 2))))]
         case .commands:
             return [at(.zero, .send(text: "cmd-\(number)"))]
+        case .appPing:
+            // Shorter than, as long as, and longer than the heartbeat's T: answered, unanswered,
+            // or outlived by the connection.
+            return [at(.zero, .ping(timeout: pick([timeout / 2, timeout, timeout * 3])))]
         case .subscriptionChurn:
             let topic = "topic-\(random.uniform(below: 3))"
             return [at(.zero, random.chance(0.5) ? .subscribe(topic) : .unsubscribe(topic))]

@@ -42,13 +42,14 @@ public struct Invariant: Hashable, Sendable, Comparable, CustomStringConvertible
     public static let timersArmedAsConfigured = Invariant(.timersArmedAsConfigured)
     public static let expiredCredentialsRefreshed = Invariant(.expiredCredentialsRefreshed)
     public static let eventsFollowTheMachine = Invariant(.eventsFollowTheMachine)
+    public static let pingsAnsweredOnce = Invariant(.pingsAnsweredOnce)
 
     /// Every invariant, in the order reports list them.
     public static let all: [Invariant] = [
         .singleLiveTransport, .staleInputsChangeNothing, .deadPeerDetected, .resubscribeBeforeOpen,
         .backoffWithinPolicy, .quietAfterStop, .commandsAtMostOnce, .exactlyOnceInOrder,
         .reportedStateIsTrue, .eventuallyOpen, .noHotLoop, .endpointOfLastConnect, .quietInBackground,
-        .timersArmedAsConfigured, .expiredCredentialsRefreshed, .eventsFollowTheMachine,
+        .timersArmedAsConfigured, .expiredCredentialsRefreshed, .eventsFollowTheMachine, .pingsAnsweredOnce,
     ]
 
     /// The invariant with this name.

@@ -6,6 +6,7 @@ extension MonitorState {
         let before = Before(live: live, refreshPending: refreshPending)
         checkNewLinks(now: now)
         checkStaleInput(input, effects, now: now)
+        for problem in pings.observe(input, effects, now: now) { violate(.pingsAnsweredOnce, at: now, problem) }
         checkQuietAfterStop(input, effects, now: now)
         let stopsAfter = noteIntent(input)
 

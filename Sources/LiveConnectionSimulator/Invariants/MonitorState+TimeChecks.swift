@@ -10,6 +10,7 @@ extension MonitorState {
         checkHeldSockets(now: now)
         checkLiveness(now: now)
         checkCommands(now: now)
+        for problem in pings.overdue(now: now) { violate(.pingsAnsweredOnce, at: now, problem) }
     }
 
     /// A socket that went dead while open must be torn down within P + T of the later of

@@ -66,6 +66,9 @@ struct MonitorState {
     /// The run's last instant was judged (``InvariantMonitor/finish()``): time stopped counting.
     var runEnded = false
 
+    // App pings (PingLedger.swift).
+    var pings = PingLedger()
+
     // Commands.
     var commandsChecked = 0
     var commandTexts: Set<String> = []

@@ -27,7 +27,7 @@ extension SimulatedNetwork {
         case .hostile(let behaviour): setHostile(behaviour)
         case .duplicateNextCallback: duplicateNextFrame()
         case .delaySendCompletion: delayNextSendCompletion()
-        case .deliverStale, .background, .foreground, .connect, .disconnect, .send, .subscribe, .unsubscribe:
+        case .deliverStale, .background, .foreground, .connect, .disconnect, .send, .ping, .subscribe, .unsubscribe:
             return false
         }
         return true

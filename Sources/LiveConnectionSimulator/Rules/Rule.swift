@@ -106,6 +106,11 @@ extension Rule {
         "no-hot-loop", "connection attempts per minute stay within what the published backoff policy allows, whatever the server does",
         judges: [.simulator], timeBounded: true)
 
+    public static let pingsAnsweredOnce = Rule(
+        "pings-answered-once",
+        "every app ping gets exactly one outcome (alive, no answer, failed), by its deadline at the latest",
+        judges: [.simulator], timeBounded: true)
+
     // Judged by the checker: they read the machine's state and effects step by step.
     public static let openOnlyAfterHandshake = Rule(
         "open-only-after-handshake", "open is reported only once the live connection's handshake completed",
@@ -146,7 +151,7 @@ extension Rule {
         .quietAfterStop, .commandsAtMostOnce, .endpointOfLastConnect, .quietInBackground, .timersArmedAsConfigured,
         .expiredCredentialsRefreshed,
         .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .eventsFollowTheMachine,
-        .noHotLoop,
+        .noHotLoop, .pingsAnsweredOnce,
         .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
         .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
         .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock,

@@ -55,6 +55,8 @@ public enum SimulationAction: Hashable, Sendable {
     case disconnect
     /// Send a command (its outcome is recorded).
     case send(text: String)
+    /// Ping the server through `manager.ping(timeout:)` (its outcome is recorded).
+    case ping(timeout: Duration)
     case subscribe(String)
     case unsubscribe(String)
 }

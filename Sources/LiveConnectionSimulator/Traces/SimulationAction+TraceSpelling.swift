@@ -32,6 +32,7 @@ extension SimulationAction {
         case .connect(let endpoint): "connect endpoint=\(endpoint)"
         case .disconnect: "disconnect"
         case .send(let text): "send text=\(TraceToken.word(text))"
+        case .ping(let timeout): "ping timeout=\(timeout.traceFormatted)"
         case .subscribe(let topic): "subscribe \(TraceToken.word(topic))"
         case .unsubscribe(let topic): "unsubscribe \(TraceToken.word(topic))"
         }
@@ -53,7 +54,7 @@ extension SimulationAction {
     public static let traceVerbs = [
         "refuse-connections", "fail-handshakes", "hang-handshakes", "broadcast", "close", "reset", "freeze",
         "thaw", "latency", "restart", "idle-timeout", "hostile", "stale", "duplicate-next-callback",
-        "delay-send-completion", "background", "foreground", "connect", "disconnect", "send", "subscribe",
+        "delay-send-completion", "background", "foreground", "connect", "disconnect", "send", "ping", "subscribe",
         "unsubscribe",
     ]
 
@@ -119,6 +120,10 @@ extension SimulationAction {
             action = .connect(endpoint: endpoint)
         case "disconnect": action = .disconnect
         case "send": action = .send(text: try fields.keyed("text"))
+        case "ping":
+            let timeout = try TraceToken.duration(try fields.keyed("timeout"))
+            guard timeout > .zero else { throw LineProblem("a ping timeout must be above 0") }
+            action = .ping(timeout: timeout)
         case "subscribe": action = .subscribe(try fields.positional("a topic"))
         case "unsubscribe": action = .unsubscribe(try fields.positional("a topic"))
         default:

@@ -107,7 +107,7 @@ public struct TimelinePicture: Sendable {
         let verb = words.prefix { $0 != " " }
         switch verb {
         case "broadcast": return .broadcast
-        case "subscribe", "unsubscribe", "connect", "disconnect", "send", "background", "foreground": return .intent
+        case "subscribe", "unsubscribe", "connect", "disconnect", "send", "ping", "background", "foreground": return .intent
         default: return .fault
         }
     }

@@ -62,6 +62,9 @@ extension LogicVariant {
             name: "replays-initial-phase",
             summary: "a new events() subscriber gets idle, the initial phase, instead of the current one",
             breaks: .eventsFollowTheMachine, wrapper: ReplaysInitialPhase.self),
+        LogicVariant(
+            name: "forgets-pings", summary: "never answers the app's pings that were in flight when their connection ended",
+            breaks: .pingsAnsweredOnce, wrapper: ForgetsPings.self),
     ]
 }
 

@@ -40,7 +40,7 @@ struct ArbitraryTraces {
     mutating func positiveDuration() -> Duration { duration(maximumSeconds: 100) + .nanoseconds(1) }
 
     mutating func action() -> SimulationAction {
-        switch int(0...21) {
+        switch int(0...22) {
         case 0: .refuseConnections(random.chance(0.5))
         case 1: .failHandshakes(status: random.chance(0.3) ? nil : pick([401, 403, 500, 503]))
         case 2: .hangHandshakes(random.chance(0.5))
@@ -67,6 +67,7 @@ struct ArbitraryTraces {
                     nil, .acceptThenClose(CloseCode(UInt16(truncatingIfNeeded: random.nextWord()))), .malformedFrame,
                     .slowHandshake(positiveDuration()),
                 ]))
+        case 21: .ping(timeout: positiveDuration())
         default: .unsubscribe(text())
         }
     }

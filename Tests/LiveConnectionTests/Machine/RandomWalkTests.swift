@@ -63,6 +63,11 @@ struct RandomWalk {
     var issued: [CommandID] = []
     var answers: [CommandID: Int] = [:]
     var nextCommand: CommandID = 1
+    /// App pings asked for, their answers so far, and the ones sent whose pong could still come.
+    var pingsAsked: [PingID] = []
+    var pingAnswers: [PingID: Int] = [:]
+    var nextPing: PingID = 1
+    var pingsSent: [(Generation, PingID)] = []
     /// The server's sequence counter, and the sequences the machine delivered.
     var serverSequence: UInt64 = 0
     var delivered: [UInt64] = []
@@ -97,6 +102,9 @@ struct RandomWalk {
         case 18..<24:
             defer { nextCommand = CommandID(nextCommand.rawValue + 1) }
             return .send(nextCommand)
+        case 26..<29:
+            defer { nextPing = PingID(nextPing.rawValue + 1) }
+            return .ping(nextPing, timeout: .seconds(Int64(1 + random.uniform(below: 20))))
         case 24..<26 where refreshPending:  // a slow provider: triggers pile up meanwhile
             return .credentialsRefreshed(succeeded: random.chance(0.7))
         case 30..<45 where !armed.isEmpty:
@@ -109,6 +117,7 @@ struct RandomWalk {
                 .closedByPeer(g, code: .tokenExpired, reason: "late"), .failed(g, .reset(errno: "EPIPE")),
                 .sendCompleted(g, CommandID(random.uniform(below: nextCommand.rawValue))),
                 .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)), .timerFired(.pongDeadline(g)),
+                .pingAnswered(g, PingID(random.uniform(below: nextPing.rawValue))),
             ])
         default:
             break
@@ -140,7 +149,7 @@ struct RandomWalk {
                 serverSequence += 1
                 return .received(g, sequence: serverSequence)
             }
-        case 4: return .pong(g)
+        case 4: return pingsSent.isEmpty || random.chance(0.5) ? .pong(g) : .pingAnswered(g, pick(pingsSent).1)
         case 5..<7 where !unsentCommands.isEmpty:
             let (generation, id) = pick(unsentCommands)
             return .sendCompleted(generation, id)
@@ -159,11 +168,14 @@ struct RandomWalk {
         apply(input)
     }
 
-    /// Disconnects and checks that every command was answered exactly once.
+    /// Disconnects and checks that every command and every app ping was answered exactly once.
     mutating func finish() {
         apply(.disconnect())
         for id in issued where answers[id] != 1 {
             fail("\(id) answered \(answers[id] ?? 0) times")
+        }
+        for id in pingsAsked where pingAnswers[id] != 1 {
+            fail("\(id) answered \(pingAnswers[id] ?? 0) times")
         }
         if !sockets.isEmpty { fail("sockets \(sockets) still open after disconnect") }
         if !armed.isEmpty { fail("timers \(armed) still armed after disconnect") }
@@ -176,6 +188,7 @@ struct RandomWalk {
     mutating func apply(_ input: Input) {
         let before = machine
         if case .send(let id) = input { issued.append(id) }
+        if case .ping(let id, _) = input { pingsAsked.append(id) }
         if case .timerFired(let timer) = input { armed.removeAll { $0 == timer } }
         if case .credentialsRefreshed = input { refreshPending = false }
         if case .sendCompleted(let g, let id) = input { unsentCommands.removeAll { $0 == (g, id) } }
@@ -199,7 +212,7 @@ struct RandomWalk {
         if case .stopped = before.state, !isConnect(input) {
             for effect in effects {
                 switch effect {
-                case .report, .completeCommand(_, .notConnected): break
+                case .report, .completeCommand(_, .notConnected), .completePing(_, .failed(.notConnected)): break
                 case .closeConnection(let g, _, _) where !sockets.contains(g): break  // a late open, closed
                 default: fail("\(effect) while stopped")
                 }
@@ -237,7 +250,7 @@ struct RandomWalk {
                 if machine.connectedGeneration != g || sockets != [g] { fail("flush on \(g), which is not connected") }
                 flushPending = g
             case .ping(let g):
-                if case .open(g, _, _, _) = machine.state, sockets == [g] {} else { fail("ping on \(g), which is not open") }
+                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail("ping on \(g), which is not open") }
             case .startTimer(let timer, let delay):
                 armed.removeAll { $0 == timer }
                 armed.append(timer)
@@ -254,6 +267,14 @@ struct RandomWalk {
             case .refreshCredentials:
                 if refreshPending { fail("a second refresh while one is in flight") }
                 refreshPending = true
+            case .sendPing(let g, let id):
+                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail("ping \(id) on \(g), which is not open") }
+                pingsSent.append((g, id))
+            case .completePing(let id, _):
+                pingAnswers[id, default: 0] += 1
+                if pingAnswers[id]! > 1 { fail("\(id) answered twice") }
+                if !pingsAsked.contains(id) { fail("\(id) answered but never asked") }
+                pingsSent.removeAll { $0.1 == id }
             case .completeCommand(let id, _):
                 answers[id, default: 0] += 1
                 if answers[id]! > 1 { fail("\(id) answered twice") }
@@ -267,7 +288,7 @@ struct RandomWalk {
                 break
             case .report(.open):
                 opens += 1
-                guard case .open(let g, _, _, _) = machine.state else { fail("reported open in \(machine.state)"); break }
+                guard case .open(let g, _, _, _, _) = machine.state else { fail("reported open in \(machine.state)"); break }
                 // Every topic subscribed on this socket, the resume sent, and the transport took them.
                 let subscribed = subscribedOn[g] ?? []
                 if subscribed != machine.topics {
@@ -301,7 +322,8 @@ struct RandomWalk {
         var expected: [TimerID] = []
         switch machine.state {
         case .connecting(let g), .subscribing(let g, _): expected = [.connectTimeout(g)]
-        case .open(let g, _, let awaiting, _): expected = awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]
+        case .open(let g, _, let awaiting, _, let pings):
+            expected = (awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]) + pings.map { .pingDeadline($0) }
         case .waiting: expected = [.retry]
         case .idle, .refreshing, .backgrounded, .stopped: expected = []
         }
@@ -330,6 +352,9 @@ struct RandomWalk {
         } else if !machine.commandsInFlight.isEmpty {
             fail("commands in flight in \(machine.state)")
         }
+        // App pings in flight are exactly the ones sent and not yet answered, only while open.
+        let pending = pingsAsked.filter { pingAnswers[$0] == nil }
+        if machine.pingsInFlight != pending { fail("pings in flight \(machine.pingsInFlight), unanswered \(pending)") }
         // Every change of phase is reported, and the last report is the current phase.
         if before.phase != machine.phase, effects.phases.last != machine.phase {
             fail("phase \(before.phase) → \(machine.phase) reported as \(effects.phases)")

@@ -83,6 +83,9 @@ struct TransitionTableTests {
         case "setForeground(true)": return [.setForeground(true)]
         case "subscribe(t)": return [.subscribe("fresh")]
         case "send(id)": return [.send(CommandID(7))]
+        case "ping(id, T)": return [.ping(PingID(5), timeout: .seconds(2))]
+        case "pingAnswered(g, id)": return [.ping(PingID(5), timeout: .seconds(2)), .pingAnswered(g, PingID(5))]
+        case "timerFired(pingDeadline(id))": return [.ping(PingID(5), timeout: .seconds(2)), .timerFired(.pingDeadline(PingID(5)))]
         case "opened(g)": return [.opened(g)]
         case "flushed(g)": return [.flushed(g)]
         case "connectFailed(g, handshake 403)": return [.connectFailed(g, .handshakeRejected(status: 403))]
@@ -111,7 +114,7 @@ struct TransitionTableTests {
         case .idle: ("idle", nil)
         case .connecting: ("connecting", nil)
         case .subscribing: ("subscribing", nil)
-        case .open(_, _, let awaiting, _): ("open", awaiting)
+        case .open(_, _, let awaiting, _, _): ("open", awaiting)
         case .waiting: ("waiting", nil)
         case .refreshing: ("refreshing", nil)
         case .backgrounded: ("backgrounded", nil)
