@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// for await event in await manager.events() {
-///     if case .phase(.waiting(let reason, let delay)) = event { print("retry in \(delay): \(reason)") }
+///     if case .phase(.waiting(let reason, let delay, _)) = event { print("retry in \(delay): \(reason)") }
 /// }
 /// ```
 public enum Phase: Hashable, Sendable, CustomStringConvertible {
