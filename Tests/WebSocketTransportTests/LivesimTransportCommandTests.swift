@@ -75,14 +75,21 @@ struct LivesimTransportCommandTests {
         arguments: ["/close-at-once/4001", "/close-at-once/1011", "/close-at-once/1000", "/reject/401"])
     func hostileServerIsBackedOffFrom(path: String) async throws {
         let server = try await SharedPeers.echo
-        let run = try await Livesim.run(["connect", "ws://127.0.0.1:\(server.port)\(path)", "--duration", "4"])
+        let run = try await Livesim.run([
+            "connect", "ws://127.0.0.1:\(server.port)\(path)", "--duration", "4", "--max-attempts", "1000000",
+        ])
         #expect(run.status == 0, "\(run)")
         let attempts = run.standardOutput.split(separator: "\n").compactMap { line -> Int? in
             guard let range = line.range(of: "phase connecting attempt=") else { return nil }
             return Int(line[range.upperBound...])
         }
-        // Full jitter, base 1 s, cap 30 s (refreshes wait for one failure fewer): the waits
-        // grow 0–1, 0–2, 0–4, 0–8 s…, so 4 s hold a handful of attempts, each counted.
+        // The bound from the published formula (full jitter, base 1 s, cap 30 s: the n-th wait
+        // is U(0, min(30, 2^(n−1)) s); a refresh waits for one failure fewer, so 4001 and 401
+        // shift the waits by one, starting at 0). Thirteen attempts need twelve waits within
+        // 4 s, among them waits drawn from U(0, 16 s) and U(0, 30 s) five times or more; each
+        // stays under 4 s with probability 1/4 and 2/15, so together below 2·10⁻⁵: a correct
+        // manager makes at most 12 attempts, and one whose count restarts on open (44 in 3 s
+        // before the backoff-reset rule) makes many more.
         #expect(attempts.count >= 2, "\(run)")
         #expect(attempts == Array(1...max(attempts.count, 1)), "the count never restarts: \(attempts)")
         #expect(attempts.count <= 12, "\(attempts.count) attempts in 4 s: \(run)")
