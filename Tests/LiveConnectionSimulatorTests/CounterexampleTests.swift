@@ -56,8 +56,8 @@ struct CounterexampleTests {
 
     @Test("run log lines become observed events with their virtual times")
     func runLogLines() {
-        #expect(ObservedEvent(runLogLine: "1500 ms phase open") == ObservedEvent(at: .milliseconds(1500), "phase open"))
-        #expect(ObservedEvent(runLogLine: "0.25 ms input x") == ObservedEvent(at: .microseconds(250), "input x"))
+        #expect(ObservedEvent(runLogLine: "1500ms phase open") == ObservedEvent(at: .milliseconds(1500), "phase open"))
+        #expect(ObservedEvent(runLogLine: "0.25ms input x") == ObservedEvent(at: .microseconds(250), "input x"))
         #expect(ObservedEvent(runLogLine: "end") == nil)
         #expect(ObservedEvent(runLogLine: "12 s x") == nil)
     }

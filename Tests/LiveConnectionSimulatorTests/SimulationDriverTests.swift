@@ -34,7 +34,7 @@ struct SimulationDriverTests {
         }
         #expect(result.timeLimitReached)
         #expect(result.finalTime == .start.advanced(by: .seconds(10)))
-        #expect(log.entries == ["tick 3000 ms", "tick 6000 ms", "tick 9000 ms"])
+        #expect(log.entries == ["tick 3000ms", "tick 6000ms", "tick 9000ms"])
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(result.pendingSleepers == 0)
     }

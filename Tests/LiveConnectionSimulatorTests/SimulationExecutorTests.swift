@@ -135,7 +135,7 @@ struct SimulationExecutorTests {
             }
         }
         try result.get()
-        #expect(log.entries.sorted() == ["heartbeat cancelled at 2000 ms", "receive cancelled at 2000 ms"])
+        #expect(log.entries.sorted() == ["heartbeat cancelled at 2000ms", "receive cancelled at 2000ms"])
         #expect(result.finalTime == .start.advanced(by: .seconds(2)))
         #expect(clock.sleeperCount == 0)
     }

@@ -131,8 +131,8 @@ struct VirtualClockTests {
     @Test(
         "instants print as exact milliseconds",
         arguments: [
-            (0, "0 ms"), (3_500_000_000, "3500 ms"), (1, "0.000001 ms"), (1_500_000, "1.5 ms"),
-            (-2_250_000, "-2.25 ms"),
+            (0, "0ms"), (3_500_000_000, "3500ms"), (1, "0.000001ms"), (1_500_000, "1.5ms"),
+            (-2_250_000, "-2.25ms"),
         ] as [(Int64, String)])
     func instantDescription(nanoseconds: Int64, expected: String) {
         #expect(VirtualClock.Instant(nanosecondsSinceStart: nanoseconds).description == expected)

@@ -5,7 +5,7 @@ extension VirtualClock {
     ///
     /// ```swift
     /// let deadline = VirtualClock.Instant.start.advanced(by: .milliseconds(1500))
-    /// print(deadline)  // "1500 ms"
+    /// print(deadline)  // "1500ms"
     /// ```
     ///
     /// Integer nanoseconds, not `Duration`'s attoseconds or a `Double`, so arithmetic is
@@ -57,22 +57,13 @@ extension VirtualClock {
             lhs.nanosecondsSinceStart < rhs.nanosecondsSinceStart
         }
 
-        /// Milliseconds since the start, exact: "3500 ms", "0.000001 ms" for one nanosecond.
+        /// Milliseconds since the start, exact: "3500ms", "0.000001ms" for one nanosecond —
+        /// the one spelling of a duration in traces, logs and verdicts
+        /// (`Duration.traceFormatted`), so a time reads the same wherever it is printed.
         ///
         /// Milliseconds because that is the grain of every timing rule the simulator checks
         /// (heartbeats, backoff); the fraction is printed only when there is one, so the
         /// common case stays short in a trace.
-        public var description: String {
-            let nanoseconds = nanosecondsSinceStart
-            let sign = nanoseconds < 0 ? "-" : ""
-            let magnitude = nanoseconds.magnitude
-            let whole = magnitude / 1_000_000
-            let fraction = magnitude % 1_000_000
-            guard fraction != 0 else { return "\(sign)\(whole) ms" }
-            var digits = String(fraction)
-            digits = String(repeating: "0", count: 6 - digits.count) + digits
-            while digits.hasSuffix("0") { digits.removeLast() }
-            return "\(sign)\(whole).\(digits) ms"
-        }
+        public var description: String { sinceStart.traceFormatted }
     }
 }

@@ -91,7 +91,7 @@ struct HostileServerTests {
             #expect(attempts < 2 * 1200, "\(attempts) attempts in 20 min")
             #expect(attempts > 100, "it kept trying: \(attempts)")
             let opened = result.log.contains { line in
-                line.contains("phase open") && (Double(line.prefix { $0 != " " }) ?? 0) >= 1_200_000
+                line.contains("phase open") && (ObservedEvent(runLogLine: line).map { $0.at >= .seconds(1200) } ?? false)
             }
             #expect(opened, "open once the server is healthy again")
         }
