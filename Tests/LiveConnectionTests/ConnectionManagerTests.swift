@@ -109,7 +109,7 @@ struct ConnectionManagerTests {
         #expect(server.connectionCount == 2)
         // Reconnected in the same virtual instant the app came back.
         let times = run.log.filter { $0.contains(" phase open attempt=") }.map { $0.split(separator: " ")[0] }
-        #expect(times == ["0", "30000"], "log: \(run.log)")
+        #expect(times == ["0ms", "30000ms"], "log: \(run.log)")
     }
 
     @Test("resume drops replayed duplicates and reports a gap, delivering each message once in order")

@@ -66,7 +66,9 @@ struct LivesimProcess {
             if !process.isRunning { return standardOutputSoFar.contains(text) }
             await Self.pause(milliseconds: 20)
         }
-        return false
+        // A suspended wait can resume long after its 20 ms when the pool is busy: look once
+        // more at the deadline instead of assuming nothing came.
+        return standardOutputSoFar.contains(text)
     }
 
     private static func pause(milliseconds: Int) async {
