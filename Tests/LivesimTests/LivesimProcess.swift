@@ -55,28 +55,18 @@ struct LivesimProcess {
     var standardOutputSoFar: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
 
     /// Polls (every 20 ms, up to `seconds`) until standard output contains `text`.
-    ///
-    /// Every wait here suspends instead of blocking its thread: the cooperative pool is as
-    /// wide as the machine (two threads), and two tests blocked in `usleep` would starve
-    /// every other test's servers and clients until they finished.
-    func waitForOutput(containing text: String, seconds: Double) async -> Bool {
+    func waitForOutput(containing text: String, seconds: Double) -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while Date() < end {
             if standardOutputSoFar.contains(text) { return true }
             if !process.isRunning { return standardOutputSoFar.contains(text) }
-            await Self.pause(milliseconds: 20)
+            usleep(20_000)
         }
-        // A suspended wait can resume long after its 20 ms when the pool is busy: look once
-        // more at the deadline instead of assuming nothing came.
         return standardOutputSoFar.contains(text)
     }
 
-    private static func pause(milliseconds: Int) async {
-        try? await Task.sleep(for: .milliseconds(milliseconds))
-    }
-
     /// Waits for the exit, terminating the process (SIGTERM, then SIGKILL) after `seconds`.
-    func finish(within seconds: Double) async -> Output {
+    func finish(within seconds: Double) -> Output {
         let end = Date().addingTimeInterval(seconds)
         var timedOut = false
         while process.isRunning {
@@ -84,13 +74,13 @@ struct LivesimProcess {
                 timedOut = true
                 process.terminate()
                 let grace = Date().addingTimeInterval(5)
-                while process.isRunning && Date() < grace { await Self.pause(milliseconds: 10) }
+                while process.isRunning && Date() < grace { usleep(10_000) }
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 break
             }
-            await Self.pause(milliseconds: 5)
+            usleep(5_000)
         }
-        while process.isRunning { await Self.pause(milliseconds: 5) }
+        process.waitUntilExit()
         return Output(
             status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
             timedOut: timedOut, standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
@@ -98,8 +88,8 @@ struct LivesimProcess {
     }
 
     /// Runs `livesim arguments` to the end (or the deadline).
-    static func run(_ arguments: [String], in directory: URL? = nil, within seconds: Double = 20) async throws -> Output {
-        try await LivesimProcess(arguments, in: directory).finish(within: seconds)
+    static func run(_ arguments: [String], in directory: URL? = nil, within seconds: Double = 20) throws -> Output {
+        try LivesimProcess(arguments, in: directory).finish(within: seconds)
     }
 }
 

@@ -10,7 +10,7 @@ struct LivesimProcessTests {
     /// A sample of the in-process hostile vectors, spawned: usage errors must exit 64 fast with
     /// a short message; accepted vectors must not die by a signal before the deadline.
     @Test("hostile vectors through the real binary: no signal, a documented status, a short message", arguments: Livesim.commands.map(\.name))
-    func hostileSpawned(name: String) async throws {
+    func hostileSpawned(name: String) throws {
         let command = Livesim.commands.first { $0.name == name }!
         var usageErrors = 0
         var accepted = 0
@@ -30,7 +30,7 @@ struct LivesimProcessTests {
                 accepted += 1
                 wouldRun = true
             }
-            let output = try await LivesimProcess.run(words, within: wouldRun ? 3 : 10)
+            let output = try LivesimProcess.run(words, within: wouldRun ? 3 : 10)
             if wouldRun && output.timedOut { continue }  // a valid long run, ended by us
             #expect(!output.signalled, "\(words): signal \(output.status)")
             #expect(command.documentedStatuses.contains(output.status), "\(words): exit \(output.status)")
@@ -44,17 +44,17 @@ struct LivesimProcessTests {
     }
 
     @Test("echo-client against a server that completes the handshake and goes silent exits 1 after --timeout")
-    func echoClientSilentServer() async throws {
+    func echoClientSilentServer() throws {
         let peer = try WebSocketPeer("silent")
-        let output = try await LivesimProcess.run(["echo-client", peer.url, "--timeout", "500ms"], within: 20)
+        let output = try LivesimProcess.run(["echo-client", peer.url, "--timeout", "500ms"], within: 20)
         #expect(!output.timedOut, "echo-client waited forever on a silent server")
         #expect(output.status == 1)
         #expect(output.standardOutput.contains("timed out: no frame from the server within 500ms"))
     }
 
     @Test("connect stops after --max-attempts failures (exit 1), not retrying forever")
-    func connectGivesUp() async throws {
-        let output = try await LivesimProcess.run(["connect", "ws://127.0.0.1:1/", "--max-attempts", "2"], within: 30)
+    func connectGivesUp() throws {
+        let output = try LivesimProcess.run(["connect", "ws://127.0.0.1:1/", "--max-attempts", "2"], within: 30)
         #expect(!output.timedOut)
         #expect(output.status == 1)
         #expect(output.standardError.contains("stopped for good: gave up after 2 attempts"), "\(output.standardError)")
@@ -63,28 +63,28 @@ struct LivesimProcessTests {
     }
 
     @Test("connect with an invalid URL stops at once with a clear error (64)", arguments: ["ws://", "ws://h:70000/", "http://127.0.0.1/", "ws:// /"])
-    func connectInvalidURL(url: String) async throws {
-        let output = try await LivesimProcess.run(["connect", url], within: 10)
+    func connectInvalidURL(url: String) throws {
+        let output = try LivesimProcess.run(["connect", url], within: 10)
         #expect(output.status == 64)
         #expect(output.standardError.contains("URL"), "\(output.standardError)")
     }
 
     @Test("connect exits 1 when the manager stops for good (the server closes with 1008)")
-    func connectTerminalStop() async throws {
+    func connectTerminalStop() throws {
         let peer = try WebSocketPeer("terminal")
-        let output = try await LivesimProcess.run(["connect", peer.url], within: 20)
+        let output = try LivesimProcess.run(["connect", peer.url], within: 20)
         #expect(!output.timedOut)
         #expect(output.status == 1)
         #expect(output.standardError.contains("the manager stopped for good"), "\(output.standardError)")
     }
 
     @Test("Ctrl-C: connect sends a close frame, prints a stopped line and exits 130")
-    func connectInterrupted() async throws {
+    func connectInterrupted() throws {
         let peer = try WebSocketPeer("record")
         let livesim = try LivesimProcess(["connect", peer.url])
-        #expect(await livesim.waitForOutput(containing: "phase open", seconds: 15), "\(livesim.standardOutputSoFar)")
+        #expect(livesim.waitForOutput(containing: "phase open", seconds: 15), "\(livesim.standardOutputSoFar)")
         livesim.process.interrupt()
-        let output = await livesim.finish(within: 15)
+        let output = livesim.finish(within: 15)
         #expect(!output.timedOut && !output.signalled)
         #expect(output.status == 130)
         #expect(output.standardOutput.contains("stopped (interrupted)"), "\(output.standardOutput)")
@@ -92,42 +92,42 @@ struct LivesimProcessTests {
     }
 
     @Test("connect --duration closes (1000) and exits 0")
-    func connectDuration() async throws {
+    func connectDuration() throws {
         let peer = try WebSocketPeer("record")
-        let output = try await LivesimProcess.run(["connect", peer.url, "--duration", "1s"], within: 20)
+        let output = try LivesimProcess.run(["connect", peer.url, "--duration", "1s"], within: 20)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("stopped (duration elapsed)"))
         #expect(peer.readLine() == "CLOSE 1000")
     }
 
     @Test("explore --variant never overwrites a trace already there; --overwrite does")
-    func exploreKeepsExistingTraces() async throws {
+    func exploreKeepsExistingTraces() throws {
         let directory = try LivesimProcess.freshDirectory()
         let arguments = ["explore", "--variant", "skips-resubscribe", "--seeds", "0..2", "--duration", "10m"]
-        let first = try await LivesimProcess.run(arguments, in: directory, within: 120)
+        let first = try LivesimProcess.run(arguments, in: directory, within: 120)
         #expect(first.status == 1)
         let traces = directory.appendingPathComponent("Traces")
         let name = try #require(try FileManager.default.contentsOfDirectory(atPath: traces.path).first)
         let committed = traces.appendingPathComponent(name)
         try Data("a committed trace\n".utf8).write(to: committed)
 
-        let second = try await LivesimProcess.run(arguments, in: directory, within: 120)
+        let second = try LivesimProcess.run(arguments, in: directory, within: 120)
         #expect(second.status == 1)
         #expect(try String(contentsOf: committed, encoding: .utf8) == "a committed trace\n")
         let stem = (name as NSString).deletingPathExtension
         #expect(second.standardOutput.contains("Traces/\(stem)-2.trace"), "\(second.standardOutput)")
         #expect(FileManager.default.fileExists(atPath: traces.appendingPathComponent("\(stem)-2.trace").path))
 
-        let third = try await LivesimProcess.run(arguments + ["--overwrite"], in: directory, within: 120)
+        let third = try LivesimProcess.run(arguments + ["--overwrite"], in: directory, within: 120)
         #expect(third.status == 1)
         #expect(try String(contentsOf: committed, encoding: .utf8) != "a committed trace\n")
     }
 
     @Test("replay --write refuses to replace an existing file without --overwrite")
-    func replayKeepsExistingFile() async throws {
+    func replayKeepsExistingFile() throws {
         let directory = try LivesimProcess.freshDirectory()
         try Data("keep me\n".utf8).write(to: directory.appendingPathComponent("out.trace"))
-        let output = try await LivesimProcess.run(
+        let output = try LivesimProcess.run(
             ["replay", "--seed", "1", "--duration", "1m", "--quiet", "--write", "out.trace"], in: directory)
         #expect(output.status == 1)
         #expect(output.standardError.contains("out.trace exists; pass --overwrite"), "\(output.standardError)")
@@ -135,7 +135,7 @@ struct LivesimProcessTests {
     }
 
     @Test("file errors are readable sentences, never NSCocoaErrorDomain; a 5 MB line is not echoed")
-    func fileErrors() async throws {
+    func fileErrors() throws {
         let directory = try LivesimProcess.freshDirectory()
         let huge = directory.appendingPathComponent("huge.trace")
         try Data(String(repeating: "x", count: 5_000_000).utf8).write(to: huge)
@@ -147,7 +147,7 @@ struct LivesimProcessTests {
             (["connect", "ws://127.0.0.1:1/", "--ca", "missing.pem"], "missing.pem: no such file"),
         ]
         for (words, message) in cases {
-            let output = try await LivesimProcess.run(words, in: directory, within: 60)
+            let output = try LivesimProcess.run(words, in: directory, within: 60)
             #expect(output.status == 1, "\(words)")
             #expect(output.standardError.contains(message), "\(words): \(output.standardError)")
             #expect(!output.standardError.contains("NSCocoaErrorDomain"))
@@ -156,8 +156,8 @@ struct LivesimProcessTests {
     }
 
     @Test("long runs report progress on standard error with a rate (periodic lines when not a terminal)")
-    func progress() async throws {
-        let output = try await LivesimProcess.run(["explore", "--seeds", "0..3", "--duration", "10m"], within: 60)
+    func progress() throws {
+        let output = try LivesimProcess.run(["explore", "--seeds", "0..3", "--duration", "10m"], within: 60)
         #expect(output.status == 0)
         #expect(output.standardError.contains("explored 3/3 seeds, 0 failing"), "\(output.standardError)")
         #expect(output.standardError.contains("seeds/s"))
@@ -173,16 +173,16 @@ struct LivesimProcessTests {
             (["stats", "herd", "--clients", "5,10", "--seeds", "1", "--connections", "50"], "contention: ran 2/2 client counts", "outage: ran 4/4 policies"),
             (["stats", "policies", "--runs", "50", "--attempts", "2"], "verified 6/6 policies", "policies/s"),
         ])
-    func progressOfLongCommands(words: [String], first: String, second: String) async throws {
-        let output = try await LivesimProcess.run(words, within: 120)
+    func progressOfLongCommands(words: [String], first: String, second: String) throws {
+        let output = try LivesimProcess.run(words, within: 120)
         #expect(!output.timedOut && !output.signalled)
         #expect(output.standardError.contains(first), "\(words): \(output.standardError)")
         #expect(output.standardError.contains(second), "\(words): \(output.standardError)")
     }
 
     @Test("schedules --pct prints no meaningless choice-point count")
-    func schedulesPCT() async throws {
-        let output = try await LivesimProcess.run(["schedules", "--pct", "3", "--max-schedules", "5"], within: 60)
+    func schedulesPCT() throws {
+        let output = try LivesimProcess.run(["schedules", "--pct", "3", "--max-schedules", "5"], within: 60)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardOutput.contains("3 schedules, all passed (PCT depth 3, seeds 0..<3)\n"), "\(output.standardOutput)")
         #expect(!output.standardOutput.contains("at most 0 choice points"))
