@@ -278,29 +278,16 @@ public final class WebSocketConnection: TransportConnection {
         let error = TransportError.protocolViolation(failure.code, failure.detail)
         let deadline = ContinuousClock.now + min(closeTimeout, Self.lingerLimit)
         try? await sendFrame(.close, ClosePayload(code: failure.code).bytes, until: deadline)
-        await linger(until: deadline)
+        // Closing with the rest of a 2 MiB message unread reset the socket in release and
+        // the server never read our close frame; the bytes are not decoded (the connection
+        // has failed), and only the reader calls this, so it stays the only reader.
+        await stream.lingeringClose(until: deadline)
         end(with: .failure(error))
         throw error
     }
 
     /// How long a failing connection reads and discards what the peer still sends.
     static let lingerLimit = Duration.seconds(1)
-
-    /// Half-closes, then reads and discards until the peer closes or the deadline passes.
-    ///
-    /// Closing a socket with unread bytes in its receive queue makes the kernel answer with
-    /// a reset, and a reset can destroy the close frame just sent before the peer reads it
-    /// (seen in release: a 2 MiB message failed at the 1 MiB limit, and the server never
-    /// learnt why). The bytes are not decoded: the connection has already failed. Only the
-    /// reader calls this, so it stays the only reader.
-    private func linger(until deadline: ContinuousClock.Instant) async {
-        stream.shutdownWrite()
-        while ContinuousClock.now < deadline {
-            guard let bytes = try? await stream.read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty else {
-                return
-            }
-        }
-    }
 
     /// Records the ending, shuts the socket and fails pings still waiting.
     private func end(with ending: Result<TransportEvent, TransportError>) {

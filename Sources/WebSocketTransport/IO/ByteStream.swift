@@ -18,3 +18,13 @@ protocol ByteStream: Sendable {
     /// Ends the connection with a TCP reset (the peer sees ECONNRESET) and wakes waiters.
     func reset()
 }
+
+extension ByteStream {
+    /// Half-closes, then reads and discards until the peer closes too or the deadline
+    /// passes: closing with unread input makes the kernel send a reset, which can destroy
+    /// our last bytes in flight (a close frame, an HTTP refusal) before the peer reads them.
+    func lingeringClose(until deadline: ContinuousClock.Instant) async {
+        shutdownWrite()
+        while let bytes = try? await read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty {}
+    }
+}

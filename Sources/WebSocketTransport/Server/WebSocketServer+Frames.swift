@@ -77,7 +77,7 @@ extension WebSocketServer {
             }
             if case .close(let final) = item.kind {
                 if final {
-                    await lingeringClose(connection.stream, until: .now + configuration.closeTimeout)
+                    await connection.stream.lingeringClose(until: .now + configuration.closeTimeout)
                 }
                 return
             }

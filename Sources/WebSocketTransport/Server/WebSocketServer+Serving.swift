@@ -53,7 +53,7 @@ extension WebSocketServer {
                             let response = await plainAnswer(head, Array(received[consumed...]), stream, deadline)
                         {
                             try? await stream.write(response.bytes, until: deadline)
-                            await lingeringClose(stream, until: .now + configuration.closeTimeout)
+                            await stream.lingeringClose(until: .now + configuration.closeTimeout)
                             return nil
                         }
                         parsed = (try UpgradeRequest(head), consumed)
@@ -130,14 +130,7 @@ extension WebSocketServer {
         async
     {
         try? await stream.write(refusal.response, until: deadline)
-        await lingeringClose(stream, until: .now + configuration.closeTimeout)
-    }
-
-    /// Half-closes and reads until the client closes too (or the deadline): closing with
-    /// unread input would send a reset that can destroy our last bytes in flight.
-    func lingeringClose(_ stream: any ByteStream, until deadline: ContinuousClock.Instant) async {
-        stream.shutdownWrite()
-        while let bytes = try? await stream.read(maximum: 4096, until: deadline), !bytes.isEmpty {}
+        await stream.lingeringClose(until: .now + configuration.closeTimeout)
     }
 
     /// Waits out an added latency (cancellable).
