@@ -5,7 +5,7 @@ extension ConnectionManager {
     nonisolated func runGeneration(_ g: Generation, _ endpoint: Endpoint, _ handle: GenerationHandle) async {
         let connection: any TransportConnection
         do throws(TransportError) {
-            connection = try await transport.connect(to: endpoint)
+            connection = try await transport.connect(to: endpoint, generation: g)
         } catch {
             await process(.connectFailed(g, error))
             return

@@ -14,9 +14,28 @@ public import Foundation
 /// the simulator's `SimulatedNetwork` is another. `connect` returns only after the
 /// handshake completed, so a returned connection is open. It must honour task
 /// cancellation: the manager cancels an attempt that outlives its connect timeout.
+///
+/// The manager opens every connection through ``connect(to:generation:)``, naming the
+/// attempt it belongs to. Most transports need not care and implement only
+/// ``connect(to:)``; one that logs, or a test network that must tell one attempt's socket
+/// from the next, implements both.
 public protocol Transport: Sendable {
     /// Opens a connection and completes the handshake.
     func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection
+
+    /// Opens a connection for the manager's connection attempt `generation` (a new one for
+    /// every attempt, never reused) and completes the handshake.
+    func connect(to endpoint: Endpoint, generation: Generation) async throws(TransportError)
+        -> any TransportConnection
+}
+
+extension Transport {
+    /// A transport that does not tell attempts apart opens every one the same way.
+    public func connect(to endpoint: Endpoint, generation: Generation) async throws(TransportError)
+        -> any TransportConnection
+    {
+        try await connect(to: endpoint)
+    }
 }
 
 /// One open connection. Each is used by one manager generation and then dropped.

@@ -53,7 +53,7 @@ public struct SimulationRun: Sendable {
         let monitor = InvariantMonitor(configuration: scenario.configuration, network: network, clock: clock) {
             if stops { spawner.finish() }
         }
-        let logic = InstrumentedLogic(base: variant.logic(for: scenario.configuration))
+        let logic = variant.logic(for: scenario.configuration)
         let checks = checksInvariants
         let driver = Driver(
             scenario: scenario, network: network, recorder: recorder, monitor: checks ? monitor : nil, clock: clock)

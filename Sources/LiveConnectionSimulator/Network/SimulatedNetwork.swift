@@ -25,12 +25,10 @@ import LiveServerContract
 /// and pongs in flight stay in flight, which is what makes "a dead peer is detected
 /// within P + T" an exact bound here.
 ///
-/// The manager's generation reaches the network through the ``generationHeader`` that
-/// the simulation's instrumented logic adds to each attempt's endpoint; that is how the
-/// invariants match a socket to the generation that owns it.
+/// The manager names each attempt's generation through the transport seam
+/// (``connect(to:generation:)``), as it does to any transport; that is how the invariants
+/// match a socket to the generation that owns it.
 public final class SimulatedNetwork: Transport, Sendable {
-    /// The request header naming the manager generation an attempt belongs to.
-    public static let generationHeader = "X-Simulation-Generation"
 
     struct State {
         var server: LiveContract
@@ -89,9 +87,21 @@ public final class SimulatedNetwork: Transport, Sendable {
 
     // MARK: Transport
 
+    /// A connection no manager generation owns (a test dialling the network itself).
     public func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection {
-        let generation = endpoint.headers.first { $0.name == Self.generationHeader }
-            .flatMap { UInt64($0.value) }.map(Generation.init(rawValue:))
+        try await open(endpoint, for: nil)
+    }
+
+    /// The manager's attempt `generation`: its socket is known by that name to the invariants.
+    public func connect(to endpoint: Endpoint, generation: Generation) async throws(TransportError)
+        -> any TransportConnection
+    {
+        try await open(endpoint, for: generation)
+    }
+
+    private func open(_ endpoint: Endpoint, for generation: Generation?) async throws(TransportError)
+        -> any TransportConnection
+    {
         // A hostile server's slow handshake answers that much later than one round trip.
         let roundTrip = state.withLock { $0.latency * 2 + ($0.hostile?.handshakeDelay ?? .zero) }
         if roundTrip > .zero {

@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveConnectionSimulator
 import Testing
+import Synchronization
 
 /// The simulated network and server, driven directly (no manager) in virtual time.
 @Suite("Simulated network")
@@ -265,5 +266,40 @@ struct LateCallbackNetworkTests {
             }
         }
         #expect(failed == true)
+    }
+}
+
+@Suite("Simulated network: the transport seam")
+struct SimulatedNetworkSeamTests {
+    @Test("each socket belongs to the generation the manager named through connect(to:generation:), and no header says so")
+    func generationThroughTheSeam() throws {
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock)
+        let opened = Mutex<[Generation]>([])
+        var configuration = ConnectionConfiguration()
+        configuration.backoff = .table([.milliseconds(100)])
+        let result = Simulation.run(clock: clock, until: .seconds(10)) {
+            let manager = ConnectionManager(
+                configuration: configuration, transport: network, clock: clock, random: Xoshiro256StarStar(seed: 1),
+                observer: { _, effects in
+                    for case .openConnection(let g, _) in effects { opened.withLock { $0.append(g) } }
+                })
+            await withDiscardingTaskGroup { group in
+                group.addTask { await manager.run() }
+                await manager.connect(to: SimulatedNetworkTests.endpoint)
+                for _ in 0..<2 {
+                    try? await clock.sleep(for: .seconds(2))
+                    network.resetAll()
+                }
+                try? await clock.sleep(for: .seconds(2))
+                group.cancelAll()
+            }
+        }
+        #expect(result.bodyFinished)
+        let links = network.allLinks()
+        let generations = opened.withLock { $0 }
+        #expect(generations.count == 3, "\(generations)")
+        #expect(links.map(\.generation) == generations.map { Optional($0) })
+        #expect(links.allSatisfy { $0.endpoint.headers.isEmpty }, "\(links.map(\.endpoint.headers))")
     }
 }
