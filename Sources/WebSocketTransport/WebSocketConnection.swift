@@ -55,6 +55,9 @@ public final class WebSocketConnection: TransportConnection {
         var closeSent = false
         /// Tasks inside `receive()`; `close()` reads the server's close itself only when there are none.
         var receivers = 0
+        /// `close()` is reading the server's close itself: a `receive()` that starts meanwhile
+        /// waits for the ending instead of reading beside it (two readers would split frames).
+        var closeIsReading = false
         /// `close()` calls waiting for a receiver to see the server's close.
         var endWaiters: [(id: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
         var nextEndWaiter: UInt64 = 0
@@ -199,8 +202,16 @@ public final class WebSocketConnection: TransportConnection {
     // MARK: Receiving
 
     public func receive() async throws(TransportError) -> TransportEvent {
-        state.withLock { $0.receivers += 1 }
+        let closeIsReading = state.withLock { state in
+            state.receivers += 1
+            return state.closeIsReading
+        }
         defer { state.withLock { $0.receivers -= 1 } }
+        if closeIsReading {
+            await ended()
+            guard let ending = state.withLock({ $0.ending }) else { throw .cancelled }
+            return try ending.get()
+        }
         while true {
             switch decodeNext() {
             case .ended(let ending):
@@ -340,12 +351,18 @@ public final class WebSocketConnection: TransportConnection {
         }
         writeLock.release()
         try? await sendFrame(.close, ClosePayload(code: code, reason: reason).bytes, until: deadline)
-        if state.withLock({ $0.receivers }) > 0 {
+        let receiverReads = state.withLock { state in
+            if state.receivers > 0 { return true }
+            state.closeIsReading = true
+            return false
+        }
+        if receiverReads {
             // The receive loop reads the server's close; wait for it, up to the deadline.
             await waitForEnding(until: deadline)
         } else {
             await drainUntilClose(deadline: deadline)
         }
+        // Without the server's close (a timeout, a reset), the ending is the close we sent.
         end(with: .success(.closed(code: code, reason: reason)))
     }
 
@@ -391,11 +408,18 @@ public final class WebSocketConnection: TransportConnection {
         }
     }
 
+    /// Reads until the server's close, which becomes the ending every later `receive()` sees,
+    /// as it would have been had a receive loop read it. Pongs still complete pings; messages
+    /// and pings that follow our close frame are dropped (nothing may follow it, §5.5.1).
     private func drainUntilClose(deadline: ContinuousClock.Instant) async {
         while ContinuousClock.now < deadline {
             switch decodeNext() {
-            case .ended, .failure, .event(.close): return
-            case .event: continue
+            case .ended, .failure: return
+            case .event(.close(let body)):
+                end(with: .success(.closed(code: body.code ?? CloseCode(1005), reason: body.reason)))
+                return
+            case .event(.pong(let payload)): answerPings(upTo: payload)
+            case .event(.message), .event(.ping): continue
             case .needsMore:
                 guard let bytes = try? await stream.read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty else {
                     return

@@ -8,11 +8,12 @@ import Testing
 @Suite("WebSocket connection")
 struct ConnectionTests {
     static func connection(
-        _ stream: ScriptedStream, seed: UInt64 = 1, maxMessageSize: Int = 1 << 20
+        _ stream: ScriptedStream, seed: UInt64 = 1, maxMessageSize: Int = 1 << 20,
+        closeTimeout: Duration = .milliseconds(200)
     ) -> WebSocketConnection {
         WebSocketConnection(
             stream: stream, subprotocol: nil, leftover: [], maxMessageSize: maxMessageSize,
-            random: Xoshiro256StarStar(seed: seed), closeTimeout: .milliseconds(200))
+            random: Xoshiro256StarStar(seed: seed), closeTimeout: closeTimeout)
     }
 
     @Test("masks every frame it sends, with keys from the injected random source")
@@ -138,6 +139,35 @@ struct ConnectionTests {
         await connection.close(code: .goingAway, reason: "bye")
         #expect(stream.writtenFrames.first?.opcode == .close)
         #expect(stream.writtenFrames.first?.payload == [0x03, 0xE9] + Array("bye".utf8))
+        #expect(stream.isShutDown)
+    }
+
+    @Test("close without a receive loop reads the server's close itself: a pong on the way completes the ping, and a receive that starts meanwhile waits and reports the server's close")
+    func closeReadsForItself() async throws {
+        let stream = ScriptedStream()
+        // The server answers late on a loaded machine; the close must not give up first.
+        let connection = Self.connection(stream, closeTimeout: .seconds(60))
+        try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
+            group.addTask {
+                try await connection.ping()
+                return nil
+            }
+            while !stream.writtenFrames.contains(where: { $0.opcode == .ping }) { await Task.yield() }
+            let ping = stream.writtenFrames.first { $0.opcode == .ping }?.payload ?? []
+            group.addTask {
+                await connection.close(code: .goingAway, reason: "bye")
+                return nil
+            }
+            // close() is the only reader now; a receive that starts must not read beside it.
+            while !stream.hasWaitingReader { await Task.yield() }
+            group.addTask { try await connection.receive() }
+            for _ in 0..<100 { await Task.yield() }
+            stream.deliver(serverFrame(opcode: 10, ping) + serverFrame(opcode: 8, [0x03, 0xE8] + Array("ack".utf8)))
+            var events: [TransportEvent] = []
+            for try await event in group { if let event { events.append(event) } }
+            #expect(events == [.closed(code: .normal, reason: "ack")])
+        }
+        #expect(try await connection.receive() == .closed(code: .normal, reason: "ack"))
         #expect(stream.isShutDown)
     }
 
