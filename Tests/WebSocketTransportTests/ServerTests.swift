@@ -110,6 +110,11 @@ struct ServerTests {
                 _ = try await loris.awaitEnd(within: .seconds(30))
             }
             #expect(server.statistics.handshakeTimeouts == 50)
+            // A connection leaves the list when its task ends, a moment after its socket.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !server.connections.isEmpty && ContinuousClock.now < deadline {
+                try await ContinuousClock().sleep(for: .milliseconds(20))
+            }
             #expect(server.connections.isEmpty)
         }
     }
