@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import LiveConnectionSimulator
 import WebSocketTransport
 
 extension Command {
@@ -10,6 +11,7 @@ extension Command {
         usage: """
             usage: livesim connect URL [--topic T]... [--header K:V]... [--ping-interval D] [--ping-timeout D]
                                        [--duration D] [--max-attempts N] [--ca FILE] [--max-message-size N] [--deflate]
+                                       [--check [--tolerance D]] [--variant NAME]
 
             Runs a ConnectionManager over the real WebSocket transport and prints every phase
             change and message, one line each, with the seconds since start. Topics are
@@ -24,11 +26,20 @@ extension Command {
               --duration D             disconnect (close 1000) and exit after D, 1ms to 1000h
               --max-attempts N         give up after N failures, 1 to 1000000 (default 10); only a
                                        connection that answers a heartbeat resets the count
+              --check                  judge the run with the simulator's invariants, on the real clock:
+                                       each violation is printed as "violation: <when> <invariant>: <what>"
+                                       (explore's words), the run stops and exits 3 (docs/cli.md says which
+                                       invariants a real run judges, and how)
+              --tolerance D            with --check, added to every time bound for late timers,
+                                       0ms to 60s (default 1s)
+              --variant NAME           run a deliberately broken manager (the simulator's planted bugs), to
+                                       see --check catch it: \(SimulationUsage.variants)
             \(TransportOptions.usage)
             """,
         exitCodes: [
             0: "ran for --duration and closed",
             1: "the manager stopped for good (a terminal close, or gave up after N attempts), or an error (unreadable --ca)",
+            3: "--check: an invariant was violated (printed as violation lines); overrides the other statuses",
             130: "interrupted (SIGINT, Ctrl-C) after sending the close frame",
             143: "terminated (SIGTERM) after sending the close frame",
         ],
@@ -47,16 +58,19 @@ extension Command {
             let maxAttempts = try arguments.integer("--max-attempts", in: 1...1_000_000, default: 10)
             // In 1...1000000, so the manager's own check (at least 1) cannot refuse it.
             try? configuration.limitAttempts(to: maxAttempts)
+            let checks = try arguments.flag("--check")
+            let tolerance = try arguments.duration("--tolerance", in: .zero...(.seconds(60)))
+            guard checks || tolerance == nil else { throw .conflict("--tolerance needs --check") }
+            let variant = try arguments.variant()
             let options = try TransportOptions(&arguments)
             let url = try parseWebSocketURL(try arguments.positional("URL"))
             try arguments.finish()
             return { [configuration] in
-                let endpoint = Endpoint(url: url, headers: options.headers)
-                let transport = TrackedTransport(inner: WebSocketTransport(configuration: try options.configuration()))
-                let session = ConnectSession(
-                    manager: ConnectionManager(configuration: configuration, transport: transport),
-                    transport: transport)
-                return await session.run(endpoint: endpoint, topics: topics, duration: duration)
+                let session = try ConnectSession.make(
+                    configuration: configuration, options: options, checks: checks,
+                    tolerance: tolerance ?? ConnectCheck.defaultTolerance, variant: variant)
+                return await session.run(
+                    endpoint: Endpoint(url: url, headers: options.headers), topics: topics, duration: duration)
             }
         })
 }

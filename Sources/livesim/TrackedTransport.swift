@@ -9,7 +9,14 @@ struct TrackedTransport: Transport {
     let live = Counter()
 
     func connect(to endpoint: Endpoint) async throws(TransportError) -> any TransportConnection {
-        let connection = try await inner.connect(to: endpoint)
+        track(try await inner.connect(to: endpoint))
+    }
+
+    func connect(to endpoint: Endpoint, generation: Generation) async throws(TransportError) -> any TransportConnection {
+        track(try await inner.connect(to: endpoint, generation: generation))
+    }
+
+    private func track(_ connection: any TransportConnection) -> any TransportConnection {
         live.add(1)
         return Tracked(inner: connection, counter: live)
     }

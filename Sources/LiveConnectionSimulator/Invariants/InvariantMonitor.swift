@@ -13,11 +13,13 @@ import Synchronization
 /// ```
 ///
 /// Fed by three sources: the manager's observer (every input with its effects), the
-/// driver (every external action, then ``check()``), and the simulated network's truth.
-/// ``SimulationRun`` wires it up; use it directly to check a manager you drive yourself.
+/// driver (every external action, then ``check()``), and the world's truth (``WorldTruth``:
+/// the simulated network, or an ``ObservedTransport`` around a real one).
+/// ``SimulationRun`` wires it up; use it directly to check a manager you drive yourself,
+/// in virtual time or, as `livesim connect --check` does, in real time.
 public final class InvariantMonitor: Sendable {
     private let state: Mutex<MonitorState>
-    private let clock: VirtualClock
+    private let now: @Sendable () -> VirtualClock.Instant
     private let onViolation: @Sendable () -> Void
 
     /// - Parameters:
@@ -29,19 +31,40 @@ public final class InvariantMonitor: Sendable {
     ///   - clock: the run's virtual clock.
     ///   - onViolation: called (outside any lock) after the first violation of each
     ///     invariant; a run uses it to stop early.
-    public init(
+    public convenience init(
         configuration: ConnectionConfiguration, specification: Specification = .seedDocuments,
         network: SimulatedNetwork, clock: VirtualClock, onViolation: @escaping @Sendable () -> Void = {}
     ) {
+        self.init(
+            configuration: configuration, specification: specification, world: network, now: { clock.now },
+            onViolation: onViolation)
+    }
+
+    /// A monitor of any world, on any timeline.
+    ///
+    /// - Parameters:
+    ///   - configuration: the manager's configuration, used only to pick which formula applies.
+    ///   - specification: what is right, stated independently of the code under judgement.
+    ///   - world: what the judge can know outside the manager.
+    ///   - now: the current instant, as time since the run started (a real run maps its
+    ///     clock onto a ``VirtualClock/Instant``, so reports read the same in both worlds).
+    ///   - tolerance: added to every time bound: how late a real clock's timers, and the
+    ///     calls of ``check()``, may run. Zero in virtual time.
+    ///   - onViolation: called (outside any lock) after the first violation of each invariant.
+    public init(
+        configuration: ConnectionConfiguration, specification: Specification = .seedDocuments,
+        world: any WorldTruth, now: @escaping @Sendable () -> VirtualClock.Instant, tolerance: Duration = .zero,
+        onViolation: @escaping @Sendable () -> Void = {}
+    ) {
         self.state = Mutex(
-            MonitorState(configuration: configuration, specification: specification, network: network))
-        self.clock = clock
+            MonitorState(configuration: configuration, specification: specification, world: world, tolerance: tolerance))
+        self.now = now
         self.onViolation = onViolation
     }
 
     /// The observer hook: one input and the effects it produced.
     public func observe(_ input: Input, _ effects: [Effect]) {
-        let now = clock.now
+        let now = self.now()
         report(state.withLock { state in
             state.observe(input, effects, now: now)
             state.checkTime(now: now)
@@ -50,7 +73,7 @@ public final class InvariantMonitor: Sendable {
     }
 
     /// An `events()` subscriber joins now: call it on the manager's actor in the same turn
-    /// as `events()` (``ConnectionManager/events(reportingTo:)`` does), so the monitor knows
+    /// as `events()` (`ConnectionManager.events(reportingTo:)` does), so the monitor knows
     /// which of the manager's decisions the new stream must carry. Returns its number.
     public func subscriberJoins() -> Int {
         state.withLock { $0.subscriberJoins() }
@@ -58,7 +81,7 @@ public final class InvariantMonitor: Sendable {
 
     /// Subscriber `id` (from ``subscriberJoins()``) received `event` from its stream.
     public func subscriber(_ id: Int, received event: ConnectionEvent) {
-        let now = clock.now
+        let now = self.now()
         report(state.withLock { state in
             state.subscriber(id, received: event, now: now)
             return state.takeNewViolation()
@@ -67,13 +90,13 @@ public final class InvariantMonitor: Sendable {
 
     /// Records an external action that disrupts the connection (a reset, a toggle, an intent).
     public func noteDisruption() {
-        let now = clock.now
+        let now = self.now()
         state.withLock { $0.noteDisruption(now: now) }
     }
 
     /// Runs the time-dependent checks now (the driver calls it after every action).
     public func check() {
-        let now = clock.now
+        let now = self.now()
         report(state.withLock { state in
             state.checkTime(now: now)
             return state.takeNewViolation()
@@ -88,7 +111,7 @@ public final class InvariantMonitor: Sendable {
     /// waiting at the last instant, and calling that a liveness failure is a false alarm.
     /// Safety invariants still watch every input. Calling it again does nothing.
     public func finish() {
-        let now = clock.now
+        let now = self.now()
         report(state.withLock { state in
             guard !state.runEnded else { return false }
             state.checkTime(now: now)

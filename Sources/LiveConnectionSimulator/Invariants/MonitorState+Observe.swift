@@ -171,7 +171,7 @@ extension MonitorState {
         checks += 2
         openReportedAt = now
         openGeneration = live
-        guard let g = live, let link = network.link(for: g), link.handshakeCompleted else {
+        guard let g = live, let link = world.link(for: g), link.handshakeCompleted else {
             violate(.reportedStateIsTrue, at: now, "reports open but \(live.map { "\($0)" } ?? "no generation") never completed a handshake")
             return
         }
@@ -191,10 +191,10 @@ extension MonitorState {
         if sequence <= last {
             violate(.exactlyOnceInOrder, at: now, "delivered seq \(sequence) after seq \(last)")
         } else if sequence > last + 1 {
-            if sequence - 1 >= network.oldestRetainedSequence {
+            if let oldest = world.replayableFrom, sequence - 1 >= oldest {
                 violate(
                     .exactlyOnceInOrder, at: now,
-                    "skipped seq \(last + 1)..<\(sequence), which the server still holds (log from \(network.oldestRetainedSequence))")
+                    "skipped seq \(last + 1)..<\(sequence), which the server still holds (log from \(oldest))")
             } else if !effects.contains(.reportGap(expected: last + 1, received: sequence)) {
                 violate(.exactlyOnceInOrder, at: now, "lost seq \(last + 1)..<\(sequence) without reporting a gap")
             }

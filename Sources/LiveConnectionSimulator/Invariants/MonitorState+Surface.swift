@@ -168,7 +168,7 @@ extension MonitorState {
 
     /// Every new socket went where its generation was opened for.
     mutating func checkNewLinks(now: VirtualClock.Instant) {
-        let links = network.links(from: linksChecked)
+        let links = world.links(from: linksChecked)
         linksChecked += links.count
         for link in links {
             checks += 1

@@ -10,7 +10,7 @@ extension MonitorState {
         checkHeldSockets(now: now)
         checkLiveness(now: now)
         checkCommands(now: now)
-        for problem in pings.overdue(now: now) { violate(.pingsAnsweredOnce, at: now, problem) }
+        for problem in pings.overdue(now: now, tolerance: tolerance) { violate(.pingsAnsweredOnce, at: now, problem) }
     }
 
     /// A socket that went dead while open must be torn down within P + T of the later of
@@ -18,10 +18,12 @@ extension MonitorState {
     private mutating func checkDeadPeer(now: VirtualClock.Instant) {
         guard let g = openGeneration else { return }
         checks += 2
-        guard let link = network.link(for: g), let dead = link.deadSince else { return }
-        let deadline = max(dead, openReportedAt) + detectionBound
+        guard let link = world.link(for: g), let dead = link.deadSince else { return }
+        let deadline = max(dead, openReportedAt) + detectionBound + tolerance
         guard now > deadline else { return }
-        violate(.deadPeerDetected, at: now, "\(g)'s socket is dead since \(dead), still not torn down at \(now) (bound P + T = \(detectionBound))")
+        violate(
+            .deadPeerDetected, at: now,
+            "\(g)'s socket is dead since \(dead), still not torn down at \(now) (bound P + T = \(detectionBound)\(toleranceNote))")
         if reportedPhase.isOpen {
             violate(.reportedStateIsTrue, at: now, "still reports open on \(g), whose socket is dead since \(dead)")
         }
@@ -30,7 +32,7 @@ extension MonitorState {
     /// At most one socket held; a closed generation's socket released within the grace.
     private mutating func checkHeldSockets(now: VirtualClock.Instant) {
         checks += 1
-        let held = network.heldLinks()
+        let held = world.heldLinks()
         guard !held.isEmpty else { return }
         var counted: [LinkTruth] = []
         for link in held {
@@ -42,7 +44,7 @@ extension MonitorState {
             // stalled writer (delayed sends, one after another) holds it back as long.
             guard !link.writerStalled else { continue }
             let since = max(closedAt[g] ?? .start, link.openedAt ?? .start, link.lastStallEndedAt ?? .start)
-            if now - since > Self.closeGrace {
+            if now - since > Self.closeGrace + tolerance {
                 violate(.singleLiveTransport, at: now, "socket \(link.id) of \(g) still held \(now - since) after its generation ended")
                 counted.append(link)
             }
@@ -56,8 +58,9 @@ extension MonitorState {
     /// Healthy, wanted and in the foreground for longer than the bound: must be open.
     private mutating func checkLiveness(now: VirtualClock.Instant) {
         checks += 1
-        let idleOK = network.idleTimeout.map { $0 > configuration.heartbeatInterval } ?? true
-        let healthy = wanted && !stopped && foreground && idleOK && network.acceptsConnections
+        // A world that cannot tell whether it would let the manager in does not judge liveness.
+        let welcomes = world.welcomesConnections(heartbeatInterval: configuration.heartbeatInterval) ?? false
+        let healthy = wanted && !stopped && foreground && welcomes
         guard healthy else {
             healthySince = nil
             return
@@ -65,18 +68,18 @@ extension MonitorState {
         var since = healthySince ?? now
         // A stalled writer holds back pings behind it; with T under a second that may
         // cost the connection, legitimately.
-        if let stalled = network.lastSendDelayedAt, stalled > since { since = stalled }
+        if let stalled = world.lastSendDelayedAt, stalled > since { since = stalled }
         healthySince = since
-        if now > since + livenessBound, !reportedPhase.isOpen {
+        if now > since + livenessBound + tolerance, !reportedPhase.isOpen {
             violate(.eventuallyOpen, at: now, "healthy since \(since) but \(reportedPhase) at \(now) (bound \(livenessBound))")
         }
     }
 
     private mutating func checkCommands(now: VirtualClock.Instant) {
         checks += 1
-        let count = network.commandCount
+        let count = world.commandCount
         guard count > commandsChecked else { return }
-        for command in network.commands(from: commandsChecked) where !commandTexts.insert(command.text).inserted {
+        for command in world.commands(from: commandsChecked) where !commandTexts.insert(command.text).inserted {
             violate(.commandsAtMostOnce, at: now, "command \"\(command.text)\" reached the server again, on socket \(command.connection)")
         }
         commandsChecked = count

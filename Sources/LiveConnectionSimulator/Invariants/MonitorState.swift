@@ -5,14 +5,17 @@ import LiveConnection
 /// decided (from its effects), and the bookkeeping each invariant needs.
 ///
 /// Built only from the observer's (input, effects) pairs, the driver's actions and the
-/// network's truth, never from the manager's internals, so a broken variant cannot hide
+/// world's truth (``WorldTruth``), never from the manager's internals, so a broken variant cannot hide
 /// its mistake by also corrupting what the monitor reads.
 struct MonitorState {
     /// Which formulas apply (the policy's name and parameters, P, T, the connect timeout).
     let configuration: ConnectionConfiguration
     /// What is right: the judge's own statement of the seed documents (never the code's).
     let specification: Specification
-    let network: SimulatedNetwork
+    let world: any WorldTruth
+    /// How late a real clock's timers and the monitor's own checks may run: added to every
+    /// time bound (zero in virtual time, where timers fire at their instant).
+    let tolerance: Duration
     /// P + T: the dead-peer detection bound (see docs/invariants.md for why no latency term).
     let detectionBound: Duration
     /// Healthy, wanted and foreground for this long means open.
@@ -88,10 +91,14 @@ struct MonitorState {
     var decided: [DecidedEvent] = []
     var subscribers: [Subscriber] = []
 
-    init(configuration: ConnectionConfiguration, specification: Specification, network: SimulatedNetwork) {
+    init(
+        configuration: ConnectionConfiguration, specification: Specification, world: any WorldTruth,
+        tolerance: Duration = .zero
+    ) {
         self.configuration = configuration
         self.specification = specification
-        self.network = network
+        self.world = world
+        self.tolerance = tolerance
         let p = configuration.heartbeatInterval, t = configuration.heartbeatTimeout
         detectionBound = specification.deadPeerBound(heartbeatInterval: p, heartbeatTimeout: t)
         // A wait drawn before the network healed (≤ the policy's maximum), an attempt
@@ -101,6 +108,9 @@ struct MonitorState {
             configuration.connectTimeout + detectionBound + specification.maximumDelay(configuration.backoff) + t
             + .seconds(1)
     }
+
+    /// How a time bound's message names the real clock's allowance (nothing in virtual time).
+    var toleranceNote: String { tolerance == .zero ? "" : " + tolerance \(tolerance.traceFormatted)" }
 
     mutating func violate(_ invariant: Invariant, at now: VirtualClock.Instant, _ detail: String) {
         let index = Invariant.all.firstIndex(of: invariant)!

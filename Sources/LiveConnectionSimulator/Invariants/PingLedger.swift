@@ -35,10 +35,10 @@ struct PingLedger {
         return problems
     }
 
-    /// Pings whose deadline passed without an outcome.
-    mutating func overdue(now: VirtualClock.Instant) -> [String] {
-        let late = waiting.filter { now > $0.due }
-        waiting.removeAll { now > $0.due }
+    /// Pings whose deadline (and the real clock's `tolerance` after it) passed without an outcome.
+    mutating func overdue(now: VirtualClock.Instant, tolerance: Duration = .zero) -> [String] {
+        let late = waiting.filter { now > $0.due + tolerance }
+        waiting.removeAll { now > $0.due + tolerance }
         for ping in late { answered.insert(ping.id) }
         return late.map { "\($0.id) asked at \($0.asked): no outcome by its deadline \($0.due) (now \(now))" }
     }
