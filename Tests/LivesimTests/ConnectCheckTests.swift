@@ -16,6 +16,7 @@ struct ConnectCheckTests {
         let connect = try LivesimProcess(
             ["connect", server.url, "--topic", "loans", "--check", "--tolerance", "2s", "--duration", "12s"] + Self.heartbeat)
         #expect(connect.waitForOutput(containing: "phase open", seconds: 20), "\(connect.standardOutputSoFar)")
+        #expect(try server.waitForSubscription("loans", connection: 1))
         #expect(try server.admin("/broadcast?topic=loans&text=one").contains("seq"))
         #expect(try server.admin("/reset") == "ok")
         #expect(connect.waitForOutput(containing: "phase open attempt=2", seconds: 20), "\(connect.standardOutputSoFar)")
@@ -62,6 +63,7 @@ struct ConnectCheckTests {
             "--max-attempts", "1000000",
         ])
         #expect(connect.waitForOutput(containing: "phase open", seconds: 20), "\(connect.standardOutputSoFar)")
+        if !faults.isEmpty { #expect(try server.waitForSubscription("loans", connection: 1)) }
         for fault in faults { #expect(try server.admin(fault) == "ok") }
         let output = connect.finish(within: 60)
         #expect(!output.timedOut, "\(output.standardOutput)")
@@ -120,9 +122,21 @@ final class LiveServeProcess {
         var description: String
     }
 
-    /// POSTs `path` (with its query) to the admin endpoint and returns the body of the answer.
-    /// Plain POSIX sockets with a 10 s deadline on every read and write.
-    func admin(_ path: String) throws -> String {
+    /// Waits (up to `seconds`) until the server has taken connection `connection`'s subscribe
+    /// to `topic`: the client's "open" says the frame was written, not that the server has
+    /// the connection in its list yet, and a fault applied before that would miss it.
+    func waitForSubscription(_ topic: String, connection: Int, seconds: Double = 20) throws -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try admin("/subscriptions", method: "GET").contains("\"\(connection):\(topic)\"") { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// Sends `method path` (with its query) to the admin endpoint and returns the body of the
+    /// answer. Plain POSIX sockets with a 10 s deadline on every read and write.
+    func admin(_ path: String, method: String = "POST") throws -> String {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw AdminFailure(description: "socket: errno \(errno)") }
         defer { close(socket) }
@@ -140,7 +154,7 @@ final class LiveServeProcess {
             }
         }
         guard connected == 0 else { throw AdminFailure(description: "connect to the admin port: errno \(errno)") }
-        let request = Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
         guard send(socket, request, request.count, 0) == request.count else {
             throw AdminFailure(description: "send to the admin port: errno \(errno)")
         }
@@ -154,7 +168,7 @@ final class LiveServeProcess {
         }
         let text = String(decoding: answer, as: UTF8.self)
         guard text.hasPrefix("HTTP/1.1 200"), let body = text.range(of: "\r\n\r\n") else {
-            throw AdminFailure(description: "POST \(path): \(text)")
+            throw AdminFailure(description: "\(method) \(path): \(text)")
         }
         return text[body.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
     }
