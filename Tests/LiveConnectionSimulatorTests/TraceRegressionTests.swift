@@ -38,6 +38,15 @@ struct TraceRegressionTests {
         #expect(trace.observedBuild != nil, "\(file): no 'observed-build' line; re-record it with livesim replay --write")
     }
 
+    @Test("the committed traces were recorded in both builds, so each CI run replays some from the other")
+    func bothBuildsRecorded() throws {
+        // CI runs this suite in debug and in release: with a trace of each build committed,
+        // each run takes the cross-build path of Trace.replay (re-settling the executor
+        // schedule to the recorded inputs) on at least one trace, in each direction.
+        let builds = Set(try Self.files.map { try Trace(parsing: try Self.text(of: $0)).observedBuild })
+        #expect(builds == [.debug, .release], "observed builds: \(builds)")
+    }
+
     @Test("every committed trace is in canonical form (written by the encoder, diffable)", arguments: files)
     func canonical(file: String) throws {
         let text = try Self.text(of: file)
