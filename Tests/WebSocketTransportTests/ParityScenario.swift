@@ -83,14 +83,17 @@ struct ParityOutcome: Hashable, Sendable, CustomStringConvertible {
     var messages: [String]
     /// The server's subscription log, `connection:topic` (connections numbered from 1).
     var subscriptions: [String]
+    /// What the simulator's invariant monitor found, in explore's words (none, in both worlds).
+    var violations: [String]
 
-    init(phases: [String], messages: [String], subscriptions: [String]) {
+    init(phases: [String], messages: [String], subscriptions: [String], violations: [String] = []) {
         self.phases = phases
         self.messages = messages
         self.subscriptions = subscriptions
+        self.violations = violations
     }
 
-    init(events: [ConnectionEvent], subscriptions: [String]) {
+    init(events: [ConnectionEvent], subscriptions: [String], violations: [String]) {
         phases = events.compactMap { event in
             guard case .phase(let phase) = event else { return nil }
             return Self.withoutDelay(phase)
@@ -100,6 +103,7 @@ struct ParityOutcome: Hashable, Sendable, CustomStringConvertible {
             return "\(sequence.map(String.init) ?? "-") \(message)"
         }
         self.subscriptions = subscriptions
+        self.violations = violations
     }
 
     /// `waiting 73ms reason="…"` → `waiting reason="…"`: the delay is the backoff's draw.
@@ -110,7 +114,7 @@ struct ParityOutcome: Hashable, Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        "phases: \(phases)\nmessages: \(messages)\nsubscriptions: \(subscriptions)"
+        "phases: \(phases)\nmessages: \(messages)\nsubscriptions: \(subscriptions)\nviolations: \(violations)"
     }
 }
 
@@ -122,6 +126,9 @@ protocol ParityStage: Sendable {
     func pause() async throws
     /// The server's `connection:topic` log.
     var subscriptionLog: [String] { get }
+    /// Ends the timed invariants' judgement (what follows is teardown) and returns every
+    /// violation the simulator's monitor found in this world, in explore's words.
+    func verdict() -> [String]
 }
 
 enum ParityError: Error, CustomStringConvertible {
@@ -162,6 +169,6 @@ extension ParityScenario {
                 }
             }
         }
-        return ParityOutcome(events: await log.events, subscriptions: stage.subscriptionLog)
+        return ParityOutcome(events: await log.events, subscriptions: stage.subscriptionLog, violations: stage.verdict())
     }
 }

@@ -9,24 +9,36 @@ import WebSocketTransport
 struct SimulatedStage: ParityStage {
     let world: SimulationWorld
     let manager: ConnectionManager
+    let monitor: InvariantMonitor
 
     func perform(_ action: SimulationAction) async throws { try await world.perform(action, on: manager) }
     func pause() async throws { try await world.clock.sleep(for: .milliseconds(10)) }
     var subscriptionLog: [String] { world.network.subscriptionLog }
 
-    /// Plays `scenario` in a fresh simulation (seed 0) and returns its outcome.
+    func verdict() -> [String] {
+        monitor.finish()
+        return monitor.violations.map(\.description)
+    }
+
+    /// Plays `scenario` in a fresh simulation (seed 0) and returns its outcome, judged by the
+    /// invariant monitor of every simulated run.
     static func play(_ scenario: ParityScenario) throws -> ParityOutcome {
         try simulate(seed: 0, configuration: scenario.configuration, name: "parity \(scenario.name)") { world in
-            let manager = world.makeManager()
+            let monitor = InvariantMonitor(configuration: scenario.configuration, network: world.network, clock: world.clock)
+            let manager = world.makeManager(observer: { input, effects in monitor.observe(input, effects) })
             return try await world.run(manager) { manager in
                 let log = EventLog()
-                let events = await manager.events()
+                let (subscriber, events) = await manager.events(reportingTo: monitor)
                 return try await withThrowingTaskGroup(of: ParityOutcome?.self) { group in
                     group.addTask {
-                        for await event in events { await log.record(event) }
+                        for await event in events {
+                            monitor.subscriber(subscriber, received: event)
+                            await log.record(event)
+                        }
                         return nil
                     }
-                    let outcome = try await scenario.play(on: SimulatedStage(world: world, manager: manager), log: log)
+                    let stage = SimulatedStage(world: world, manager: manager, monitor: monitor)
+                    let outcome = try await scenario.play(on: stage, log: log)
                     group.cancelAll()
                     return outcome
                 }
@@ -40,6 +52,7 @@ struct SimulatedStage: ParityStage {
 struct RealStage: ParityStage {
     let live: LiveTestServer
     let manager: ConnectionManager
+    let monitor: InvariantMonitor
 
     func perform(_ action: SimulationAction) async throws {
         switch action {
@@ -69,18 +82,32 @@ struct RealStage: ParityStage {
     func pause() async throws { try await ContinuousClock().sleep(for: .milliseconds(10)) }
     var subscriptionLog: [String] { live.subscriptionLog }
 
-    /// Plays `scenario` against a fresh server and returns its outcome.
+    func verdict() -> [String] {
+        monitor.finish()
+        return monitor.violations.map(\.description)
+    }
+
+    /// Real time's allowance on every time bound of the monitor: the suite starts every test
+    /// at once on two cores, so timers can fire a second or more late.
+    static let tolerance = Duration.seconds(3)
+
+    /// Plays `scenario` against a fresh server and returns its outcome, judged by the
+    /// simulator's invariant monitor on the real clock (as `livesim connect --check` does).
     static func play(_ scenario: ParityScenario) async throws -> ParityOutcome {
         let live = try LiveTestServer(configuration: .init())
         let outcome = Locked<ParityOutcome?>(nil)
         // The whole suite starts every test at once on two cores: a first handshake can
         // wait more than the transport's default 10 s for the pool, which would add an
         // ETIMEDOUT the simulated world never sees. The scenarios are not about timeouts.
-        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60)))
+        let start = ContinuousClock.now
+        let now: @Sendable () -> VirtualClock.Instant = { .start + start.duration(to: .now) }
+        let transport = ObservedTransport(WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))), now: now)
+        let monitor = InvariantMonitor(
+            configuration: scenario.configuration, world: transport, now: now, tolerance: Self.tolerance)
         try await RealManager.withManager(
-            configuration: scenario.configuration, transport: transport, alongside: { await live.run() }
+            configuration: scenario.configuration, transport: transport, monitor: monitor, alongside: { await live.run() }
         ) { manager, log in
-            outcome.set(try await scenario.play(on: RealStage(live: live, manager: manager), log: log))
+            outcome.set(try await scenario.play(on: RealStage(live: live, manager: manager, monitor: monitor), log: log))
         }
         guard let value = outcome.value else { throw ParityError.neverFinished(scenario.name) }
         return value

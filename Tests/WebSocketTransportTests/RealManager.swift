@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import LiveConnectionSimulator
 import LiveTestServer
 import Testing
 
@@ -66,16 +67,21 @@ enum RealManager {
 
     /// Runs a manager on the real transport with `body` (and `alongside`, a server, if
     /// given), then cancels everything; returns every event seen. The scenario gets two
-    /// minutes. `configuration` replaces the one `quietHeartbeat` picks.
+    /// minutes. `configuration` replaces the one `quietHeartbeat` picks. With `monitor`, the
+    /// simulator's invariants judge the run on the real clock (`livesim connect --check`'s
+    /// wiring): the observer, the event stream and a check every 100 ms.
     @discardableResult
     static func withManager(
         quietHeartbeat: Bool = false, configuration: ConnectionConfiguration? = nil,
-        transport: WebSocketTransport = WebSocketTransport(),
+        transport: any Transport = WebSocketTransport(), monitor: InvariantMonitor? = nil,
         alongside: (@Sendable () async -> Void)? = nil,
         _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
     ) async throws -> EventLog {
+        var observer: ConnectionManager.Observer?
+        if let monitor { observer = { input, effects in monitor.observe(input, effects) } }
         let manager = ConnectionManager(
-            configuration: configuration ?? Self.configuration(quietHeartbeat: quietHeartbeat), transport: transport)
+            configuration: configuration ?? Self.configuration(quietHeartbeat: quietHeartbeat), transport: transport,
+            observer: observer)
         let log = EventLog()
         try await withThrowingTaskGroup(of: Bool.self) { group in
             if let alongside {
@@ -88,10 +94,25 @@ enum RealManager {
                 await manager.run()
                 return false
             }
-            let events = await manager.events()
-            group.addTask {
-                for await event in events { await log.record(event) }
-                return false
+            if let monitor {
+                let (subscriber, events) = await manager.events(reportingTo: monitor)
+                group.addTask {
+                    for await event in events {
+                        monitor.subscriber(subscriber, received: event)
+                        await log.record(event)
+                    }
+                    return false
+                }
+                group.addTask {
+                    while (try? await ContinuousClock().sleep(for: .milliseconds(100))) != nil { monitor.check() }
+                    return false
+                }
+            } else {
+                let events = await manager.events()
+                group.addTask {
+                    for await event in events { await log.record(event) }
+                    return false
+                }
             }
             group.addTask {
                 try await ContinuousClock().sleep(for: .seconds(120))
