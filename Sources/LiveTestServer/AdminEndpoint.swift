@@ -45,7 +45,8 @@ public struct AdminEndpoint: WebSocketServerHandler {
 
     static let routes = [
         "POST /close?code=N&reason=R", "POST /reset", "POST /freeze", "POST /thaw", "POST /refuse?on=true|false",
-        "POST /handshake-status?status=N|none", "POST /hang?on=true|false", "POST /latency?ms=N", "POST /restart",
+        "POST /handshake-status?status=N|none", "POST /hang?on=true|false", "POST /latency?ms=N", "POST /idle-timeout?ms=N|none",
+        "POST /restart",
         "POST /accept-then-close?code=N|none&reason=R", "POST /broadcast?topic=T&text=X", "GET /subscriptions",
         "GET /stats",
     ]
@@ -79,6 +80,8 @@ public struct AdminEndpoint: WebSocketServerHandler {
             }
         case "/hang": server.hangHandshakes(try flag(query, "on"))
         case "/latency": server.setLatency(.milliseconds(try number(query, "ms", in: 0...600_000)))
+        case "/idle-timeout":
+            server.setIdleTimeout(query["ms"] == "none" ? nil : .milliseconds(try number(query, "ms", in: 1...3_600_000)))
         case "/restart": target.restart()
         case "/accept-then-close":
             server.acceptThenClose(
@@ -136,7 +139,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
         let fields: [(String, Int)] = [
             ("accepted", stats.accepted), ("turnedAway", stats.turnedAway), ("handshakesCompleted", stats.handshakesCompleted),
             ("handshakesRefused", stats.handshakesRefused), ("handshakeTimeouts", stats.handshakeTimeouts),
-            ("protocolFailures", stats.protocolFailures), ("resets", stats.resets),
+            ("protocolFailures", stats.protocolFailures), ("resets", stats.resets), ("idleDrops", stats.idleDrops),
             ("open", target.server.openConnections.count), ("lastSequence", Int(target.lastSequence)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"frozen\":\(target.server.isFrozen)}"

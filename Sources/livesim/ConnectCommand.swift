@@ -31,7 +31,7 @@ extension Command {
                                        (explore's words), the run stops and exits 3 (docs/cli.md says which
                                        invariants a real run judges, and how)
               --tolerance D            with --check, added to every time bound for late timers,
-                                       0ms to 60s (default 1s)
+                                       0s to 1m (default 1s)
               --variant NAME           run a deliberately broken manager (the simulator's planted bugs), to
                                        see --check catch it: \(SimulationUsage.variants)
             \(TransportOptions.usage)

@@ -12,7 +12,7 @@ extension Command {
             usage: livesim serve [--port N] [--host ADDRESS] [--tls-cert FILE --tls-key FILE] [--echo]
                                  [--admin-port N] [--admin-host ADDRESS] [--log-capacity N]
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
-                                 [--duration D]
+                                 [--idle-timeout D] [--duration D]
 
             Serves RFC 6455 on the real sockets of WebSocketTransport and prints
             "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections.
@@ -34,6 +34,9 @@ extension Command {
                                        bigger: close 1009)
               --handshake-timeout D    from TCP accept to a complete request, 1ms to 1h (default 10s)
               --max-connections N      connections served at once, 1 to 1000000; more get HTTP 503 (default 1024)
+              --idle-timeout D         drop a connection silently (no close frame, no FIN, no pongs) after D
+                                       with no frame either way, as a NAT gateway does; 1ms to 1h (default:
+                                       never; the admin endpoint's /idle-timeout changes it while serving)
               --duration D             exit after D, 1ms to 1000h
             """,
         exitCodes: [
@@ -56,6 +59,7 @@ extension Command {
                 "--handshake-timeout", in: .milliseconds(1)...(.seconds(3600)), default: configuration.handshakeTimeout)
             configuration.maxConnections = try arguments.integer(
                 "--max-connections", in: 1...1_000_000, default: configuration.maxConnections)
+            let idleTimeout = try arguments.duration("--idle-timeout", in: .milliseconds(1)...(.seconds(3600)))
             let duration = try arguments.duration("--duration", in: Arguments.runDurations)
             try arguments.finish()
             guard (certificate == nil) == (key == nil) else {
@@ -69,11 +73,13 @@ extension Command {
                 let scheme = configuration.tls == nil ? "ws" : "wss"
                 if echo {
                     let server = try WebSocketServer(configuration: configuration, handler: EchoHandler())
+                    server.setIdleTimeout(idleTimeout)
                     printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(server.port)")
                     await serveUntilStopped(duration: duration) { await server.run() }
                     return 0
                 }
                 let live = try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
+                live.server.setIdleTimeout(idleTimeout)
                 let admin = try WebSocketServer(
                     configuration: .init(host: adminHost, port: adminPort, handshakeTimeout: .seconds(5), maxConnections: 64),
                     handler: AdminEndpoint(controlling: live))

@@ -79,6 +79,9 @@ struct CommandLineTests {
             (["connect", "ws://host:0/"], "port in 1...65535"),
             (["connect", "ws://exa mple.com/"], "invalid URL"),
             (["echo-client", "ws://127.0.0.1:9/", "--timeout", "0s"], "--timeout must be between 1ms and 1h"),
+            (["serve", "--idle-timeout", "0s"], "--idle-timeout must be between 1ms and 1h"),
+            (["serve", "--idle-timeout", "2h"], "--idle-timeout must be between 1ms and 1h"),
+            (["connect", "ws://127.0.0.1:9/", "--check", "--tolerance", "2m"], "--tolerance must be between 0s and 1m"),
             (["shrink", "--seed", "1", "--seeds", "0..9"], "exactly one of"),
             (["replay", "x.trace", "--variant", "gives-up"], "a trace file names its own"),
         ])

@@ -46,6 +46,15 @@ struct AdminEndpointTests {
             #expect(try await Self.request(admin.port, "POST", "/broadcast?topic=loans&text=h%C3%A9llo") == (200, #"{"seq":1}"# + "\n"))
             #expect(try await client.receive() == .message(.text(#"{"seq":1,"topic":"loans","text":"héllo"}"#)))
             #expect(try await Self.request(admin.port, "POST", "/latency?ms=-5").0 == 400)
+            // The idle timeout: 1 ms to 1 h, or none.
+            for bad in ["0", "3600001", "abc", ""] {
+                #expect(try await Self.request(admin.port, "POST", "/idle-timeout?ms=\(bad)").0 == 400, "ms=\(bad)")
+            }
+            #expect(live.server.idleTimeout == nil)
+            #expect(try await Self.request(admin.port, "POST", "/idle-timeout?ms=600000") == (200, "ok\n"))
+            #expect(live.server.idleTimeout == .seconds(600))
+            #expect(try await Self.request(admin.port, "POST", "/idle-timeout?ms=none") == (200, "ok\n"))
+            #expect(live.server.idleTimeout == nil)
             #expect(try await Self.request(admin.port, "POST", "/close?code=1005").0 == 400)
             #expect(try await Self.request(admin.port, "GET", "/freeze").0 == 405)
             #expect(try await Self.request(admin.port, "POST", "/nothing").0 == 404)

@@ -74,7 +74,8 @@ struct RealStage: ParityStage {
         case .failHandshakes(let status): live.server.failHandshakes(status: status)
         case .hangHandshakes(let hang): live.server.hangHandshakes(hang)
         case .setLatency(let latency): live.server.setLatency(latency)
-        case .setIdleTimeout, .hostile, .deliverStale, .duplicateNextCallback, .delaySendCompletion:
+        case .setIdleTimeout(let timeout): live.server.setIdleTimeout(timeout)
+        case .hostile, .deliverStale, .duplicateNextCallback, .delaySendCompletion:
             throw ParityError.unsupported(action)
         }
     }

@@ -54,6 +54,21 @@ struct ParityTests {
                 messages: [delivered(1, "thawed")],
                 subscriptions: ["1:loans", "2:loans"])),
         ParityScenario(
+            name: "an idle timeout below P drops the connection silently; the heartbeat notices; lifted, the manager reopens",
+            configuration: ParityScenario.heartbeatConfiguration,
+            steps: [
+                .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open),
+                .act(.setIdleTimeout(.milliseconds(300))), .await(.waiting), .act(.setIdleTimeout(nil)), .await(.open),
+                .act(.broadcast(topic: "loans", text: "awake")), .await(.message(sequence: 1)),
+            ],
+            expected: ParityOutcome(
+                phases: [
+                    "idle", "connecting attempt=1", "open attempt=1", #"waiting reason="heartbeat missed""#,
+                    "connecting attempt=2", "open attempt=2",
+                ],
+                messages: [delivered(1, "awake")],
+                subscriptions: ["1:loans", "2:loans"])),
+        ParityScenario(
             name: "a token expiry (4001) refreshes and reconnects at once, resubscribed",
             steps: [
                 .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open),

@@ -24,6 +24,10 @@ public final class ServerConnection: Sendable {
         var isOpen = false
         var ended = false
         var endReason: String?
+        /// The last frame either way (from the 101 on): the idle timeout counts from it.
+        var lastTraffic = ContinuousClock.now
+        /// Dropped silently by the idle timeout: nothing is read or written any more.
+        var silenced = false
     }
 
     private let state: Mutex<State>
@@ -85,10 +89,29 @@ public final class ServerConnection: Sendable {
         state.withLock { state in
             state.request = request
             state.isOpen = true
+            state.lastTraffic = .now
         }
     }
 
     func noteRequest(_ request: UpgradeRequest) { state.withLock { $0.request = request } }
+
+    /// A frame went either way: the idle timeout starts again.
+    func touch() { state.withLock { $0.lastTraffic = .now } }
+
+    var lastTraffic: ContinuousClock.Instant { state.withLock { $0.lastTraffic } }
+
+    /// True once the idle timeout dropped the connection.
+    var isSilenced: Bool { state.withLock { $0.silenced } }
+
+    /// Drops the connection silently, as a NAT gateway forgets an idle flow: the socket stays
+    /// open, but what the client sends is read and discarded and nothing is written (no
+    /// pongs, no close frame), so only the client's heartbeat can tell. Returns true the first time.
+    func silence() -> Bool {
+        state.withLock { state in
+            defer { state.silenced = true }
+            return !state.silenced
+        }
+    }
 
     /// Records the first reason the connection ended; later ones are consequences.
     func noteEnd(_ reason: String) {

@@ -83,4 +83,37 @@ extension WebSocketServer {
 
     /// The current added latency.
     public var latency: Duration { state.withLock { $0.latency } }
+
+    /// A connection with no frame either way for `timeout` is dropped silently, as a NAT
+    /// gateway forgets an idle flow (the simulated network's idle timeout): no close frame,
+    /// no FIN, no pongs from then on; what the client sends is discarded. A client whose
+    /// heartbeat interval is shorter never goes idle. It applies to open connections at once,
+    /// counting from their last frame; nil turns it off (connections already dropped stay so).
+    public func setIdleTimeout(_ timeout: Duration?) {
+        if let timeout { precondition(timeout > .zero, "an idle timeout must be above zero, got \(timeout)") }
+        state.withLock { $0.idleTimeout = timeout }
+    }
+
+    /// The idle timeout in force (nil: none).
+    public var idleTimeout: Duration? { state.withLock { $0.idleTimeout } }
+
+    /// Watches one open connection for the idle timeout; returns only when cancelled (the
+    /// connection's end), so a dropped connection stays open and silent until the client
+    /// closes it.
+    func dropWhenIdle(_ connection: ServerConnection) async {
+        // The timeout can be set or changed at any moment: look again at least this often.
+        let period = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            var wake = ContinuousClock.now + period
+            if !connection.isSilenced, let timeout = idleTimeout {
+                let due = connection.lastTraffic + timeout
+                if ContinuousClock.now >= due {
+                    if connection.silence() { state.withLock { $0.statistics.idleDrops += 1 } }
+                    continue
+                }
+                wake = min(wake, due)
+            }
+            _ = await IOReactor.shared.wait(for: .readable, on: -1, until: wake)
+        }
+    }
 }

@@ -1,7 +1,8 @@
 import LiveConnection
 
 /// The open connection's two tasks: the reader decodes the client's frames and acts on
-/// them, the writer sends what is queued. Freeze and latency apply to both.
+/// them, the writer sends what is queued. Freeze and latency apply to both; a connection the
+/// idle timeout dropped reads and discards, and writes nothing.
 extension WebSocketServer {
     func readFrames(_ connection: ServerConnection, leftover: [UInt8]) async {
         var decoder = FrameDecoder(maxMessageSize: configuration.maxMessageSize, role: .server)
@@ -52,6 +53,9 @@ extension WebSocketServer {
                 connection.outbox.end()
                 return
             }
+            // Dropped by the idle timeout: what the client sends goes nowhere.
+            if connection.isSilenced { continue }
+            connection.touch()
             decoder.append(bytes)
         }
     }
@@ -68,6 +72,8 @@ extension WebSocketServer {
             if delay > .zero {
                 _ = await IOReactor.shared.wait(for: .readable, on: -1, until: item.enqueuedAt + delay)
             }
+            // Dropped by the idle timeout: nothing reaches the client, not even a close frame.
+            if connection.isSilenced { continue }
             let isClose = if case .close = item.kind { true } else { false }
             do {
                 try await connection.stream.write(item.frame, until: isClose ? .now + configuration.closeTimeout : nil)
@@ -75,6 +81,7 @@ extension WebSocketServer {
                 connection.noteEnd("\(error)")
                 return
             }
+            connection.touch()
             if case .close(let final) = item.kind {
                 if final {
                     await connection.stream.lingeringClose(until: .now + configuration.closeTimeout)

@@ -19,6 +19,7 @@ extension WebSocketServer {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.readFrames(connection, leftover: leftover) }
             group.addTask { await self.writeFrames(connection) }
+            group.addTask { await self.dropWhenIdle(connection) }
             // Whichever ends first, the other gets the close timeout to finish its part
             // (flush the last close frame, or read the client's answer to ours).
             await group.next()

@@ -67,6 +67,8 @@ public final class WebSocketServer: Sendable {
         /// Set by ``failHandshakes(status:)``: every handshake is answered with it.
         var handshakeStatus: Int?
         var latency: Duration = .zero
+        /// Set by ``setIdleTimeout(_:)``: a connection with no frame either way for this long goes silent.
+        var idleTimeout: Duration?
         var acceptThenClose: ClosePayload?
         var statistics = ServerStatistics()
     }
@@ -172,4 +174,6 @@ public struct ServerStatistics: Hashable, Sendable {
     public var handshakeTimeouts = 0
     public var protocolFailures = 0
     public var resets = 0
+    /// Connections dropped silently by the idle timeout (``WebSocketServer/setIdleTimeout(_:)``).
+    public var idleDrops = 0
 }
