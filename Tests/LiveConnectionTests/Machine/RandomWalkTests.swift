@@ -1,10 +1,13 @@
+import LiveConnectionSimulator
 import Testing
 
 @testable import LiveConnection
 
 /// A seeded random walk over the pure machine: a generator that knows the live generation
-/// feeds it plausible and stale inputs, a toy shell applies its effects, and structural
-/// invariants are checked after every step.
+/// feeds it plausible and stale inputs, a toy shell applies its effects, and the catalogue's
+/// rules are checked after every step — each failure named by its ``Rule`` (the names of
+/// `livesim explore` and `livesim check`), or `structure` for the machine value's own
+/// consistency (its facts agree with its state), which no catalogue rule speaks of.
 @Suite("Machine: random walk")
 struct RandomWalkTests {
     static let policies: [BackoffPolicy] = [
@@ -25,6 +28,13 @@ struct RandomWalkTests {
         )
         // The walk must have exercised the machine, not idled in one state.
         #expect(walk.opens > 0, "seed \(seed): never opened")
+    }
+
+    @Test("a broken rule reads with the catalogue's name, as explore and check spell it")
+    func namesComeFromTheCatalogue() {
+        var walk = RandomWalk(policy: .fullJitter(), seed: 1)
+        walk.fail(.staleInputsChangeNothing, "planted")
+        #expect(walk.violations == ["step 0 (-): stale-inputs-change-nothing: planted"])
     }
 
     @Test("the same seed walks the same path")
@@ -172,17 +182,22 @@ struct RandomWalk {
     mutating func finish() {
         apply(.disconnect())
         for id in issued where answers[id] != 1 {
-            fail("\(id) answered \(answers[id] ?? 0) times")
+            fail(.commandsCompletedOnce, "\(id) answered \(answers[id] ?? 0) times")
         }
         for id in pingsAsked where pingAnswers[id] != 1 {
-            fail("\(id) answered \(pingAnswers[id] ?? 0) times")
+            fail(.pingsAnsweredOnce, "\(id) answered \(pingAnswers[id] ?? 0) times")
         }
-        if !sockets.isEmpty { fail("sockets \(sockets) still open after disconnect") }
-        if !armed.isEmpty { fail("timers \(armed) still armed after disconnect") }
+        if !sockets.isEmpty { fail(.singleLiveTransport, "sockets \(sockets) still open after disconnect") }
+        if !armed.isEmpty { fail(.timersDieWithConnection, "timers \(armed) still armed after disconnect") }
     }
 
-    mutating func fail(_ message: String) {
-        violations.append("step \(history.count) (\(history.last ?? "-")): \(message)")
+    /// What is right, from the seed documents, not from the code under test (the backoff
+    /// formulas above all: a wrong formula in the policy would otherwise judge itself).
+    static let specification = Specification.seedDocuments
+
+    /// Records a broken rule (nil: the machine's value contradicts itself).
+    mutating func fail(_ rule: Rule?, _ message: String) {
+        violations.append("step \(history.count) (\(history.last ?? "-")): \(rule?.name ?? "structure"): \(message)")
     }
 
     mutating func apply(_ input: Input) {
@@ -203,10 +218,10 @@ struct RandomWalk {
 
         // Stale inputs change nothing; a late open is closed.
         if let g = input.generation, g != before.liveGeneration {
-            if machine != before { fail("stale \(input) changed the machine") }
+            if machine != before { fail(.staleInputsChangeNothing, "stale \(input) changed the machine") }
             let allowed: [Effect] =
                 if case .opened = input { [.closeConnection(g, code: .normal, reason: "stale connection")] } else { [] }
-            if effects != allowed { fail("stale \(input) produced \(effects)") }
+            if effects != allowed { fail(.staleInputsChangeNothing, "stale \(input) produced \(effects)") }
         }
         // Nothing but reports (and refusals) after stopping, until connect(to:).
         if case .stopped = before.state, !isConnect(input) {
@@ -214,7 +229,7 @@ struct RandomWalk {
                 switch effect {
                 case .report, .completeCommand(_, .notConnected), .completePing(_, .failed(.notConnected)): break
                 case .closeConnection(let g, _, _) where !sockets.contains(g): break  // a late open, closed
-                default: fail("\(effect) while stopped")
+                default: fail(.quietAfterStop, "\(effect) while stopped")
                 }
             }
         }
@@ -223,10 +238,10 @@ struct RandomWalk {
         for effect in effects {
             switch effect {
             case .openConnection(let g, let endpoint):
-                if !sockets.isEmpty { fail("open \(g) while \(sockets) still open") }
-                if g != before.generation.next { fail("open \(g) does not follow \(before.generation)") }
+                if !sockets.isEmpty { fail(.singleLiveTransport, "open \(g) while \(sockets) still open") }
+                if g != before.generation.next { fail(.staleInputsChangeNothing, "open \(g) does not follow \(before.generation): generations are never reused") }
                 if endpoint != machine.endpoint {
-                    fail("open to \(endpoint), not the chosen \(String(describing: machine.endpoint))")
+                    fail(.endpointOfLastConnect, "open to \(endpoint), not the chosen \(String(describing: machine.endpoint))")
                 }
                 sockets.append(g)
             case .closeConnection(let g, _, _):
@@ -235,71 +250,73 @@ struct RandomWalk {
                 if flushPending == g { flushPending = nil }
             case .send(let g, let outbound):
                 guard machine.connectedGeneration == g, sockets == [g] else {
-                    fail("send \(outbound) on \(g), which is not connected (state \(machine.state))")
+                    fail(.phaseMatchesSocket, "send \(outbound) on \(g), which is not connected (state \(machine.state))")
                     break
                 }
                 switch outbound {
                 case .command(let id):
-                    if case .open = machine.state {} else { fail("command \(id) sent before open") }
+                    if case .open = machine.state {} else { fail(.commandsNeverHang, "command \(id) sent before open") }
                     unsentCommands.append((g, id))
                 case .control(.subscribe(let topic)): subscribedOn[g, default: []].append(topic)
                 case .control(.unsubscribe(let topic)): subscribedOn[g, default: []].removeAll { $0 == topic }
                 case .control(.resume(let after)): resumeOn[g, default: []].append(after)
                 }
             case .flush(let g):
-                if machine.connectedGeneration != g || sockets != [g] { fail("flush on \(g), which is not connected") }
+                if machine.connectedGeneration != g || sockets != [g] { fail(.phaseMatchesSocket, "flush on \(g), which is not connected") }
                 flushPending = g
             case .ping(let g):
-                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail("ping on \(g), which is not open") }
+                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail(.phaseMatchesSocket, "ping on \(g), which is not open") }
             case .startTimer(let timer, let delay):
                 armed.removeAll { $0 == timer }
                 armed.append(timer)
                 if timer == .retry {
-                    let bound = machine.configuration.backoff.maximumDelay
-                    if delay < .zero || delay > bound { fail("retry delay \(delay) outside 0…\(bound)") }
-                    let claimed = machine.configuration.backoff.distribution(
-                        afterFailures: max(machine.failures - (isRefreshDelay(input) ? 1 : 0), 0), previous: lastDelay)
-                    if !claimed.bounds.contains(delay) { fail("retry delay \(delay) outside \(claimed)") }
+                    let policy = machine.configuration.backoff
+                    let bound = Self.specification.maximumDelay(policy)
+                    if delay < .zero || delay > bound { fail(.backoffWithinPolicy, "retry delay \(delay) outside 0…\(bound)") }
+                    let allowed = Self.specification.allowedDelay(
+                        policy, afterFailures: max(machine.failures - (isRefreshDelay(input) ? 1 : 0), 0),
+                        previous: lastDelay.map { .known($0) } ?? .none)
+                    if !allowed.contains(delay) { fail(.backoffWithinPolicy, "retry delay \(delay) outside \(allowed)") }
                     lastDelay = delay
                 }
             case .cancelTimer(let timer):
                 armed.removeAll { $0 == timer }
             case .refreshCredentials:
-                if refreshPending { fail("a second refresh while one is in flight") }
+                if refreshPending { fail(.oneRefreshAtATime, "a second refresh while one is in flight") }
                 refreshPending = true
             case .sendPing(let g, let id):
-                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail("ping \(id) on \(g), which is not open") }
+                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail(.phaseMatchesSocket, "ping \(id) on \(g), which is not open") }
                 pingsSent.append((g, id))
             case .completePing(let id, _):
                 pingAnswers[id, default: 0] += 1
-                if pingAnswers[id]! > 1 { fail("\(id) answered twice") }
-                if !pingsAsked.contains(id) { fail("\(id) answered but never asked") }
+                if pingAnswers[id]! > 1 { fail(.pingsAnsweredOnce, "\(id) answered twice") }
+                if !pingsAsked.contains(id) { fail(.pingsAnsweredOnce, "\(id) answered but never asked") }
                 pingsSent.removeAll { $0.1 == id }
             case .completeCommand(let id, _):
                 answers[id, default: 0] += 1
-                if answers[id]! > 1 { fail("\(id) answered twice") }
-                if !issued.contains(id) { fail("\(id) answered but never sent") }
+                if answers[id]! > 1 { fail(.commandsCompletedOnce, "\(id) answered twice") }
+                if !issued.contains(id) { fail(.commandsCompletedOnce, "\(id) answered but never sent") }
             case .deliverMessage:
                 if case .received(_, let sequence?) = input {
-                    if let last = delivered.last, sequence <= last { fail("delivered \(sequence) after \(last)") }
+                    if let last = delivered.last, sequence <= last { fail(.deliveriesInOrder, "delivered \(sequence) after \(last)") }
                     delivered.append(sequence)
                 }
             case .reportGap:
                 break
             case .report(.open):
                 opens += 1
-                guard case .open(let g, _, _, _, _) = machine.state else { fail("reported open in \(machine.state)"); break }
+                guard case .open(let g, _, _, _, _) = machine.state else { fail(.openOnlyAfterHandshake, "reported open in \(machine.state)"); break }
                 // Every topic subscribed on this socket, the resume sent, and the transport took them.
                 let subscribed = subscribedOn[g] ?? []
                 if subscribed != machine.topics {
-                    fail("open on \(g) subscribed to \(subscribed), topics \(machine.topics)")
+                    fail(.resubscribeBeforeOpen, "open on \(g) subscribed to \(subscribed), topics \(machine.topics)")
                 }
                 let resumes = resumeOn[g] ?? []
                 let expectedResume = (resumeExpected[g] ?? nil).map { [$0] } ?? []
                 if resumes != expectedResume {
-                    fail("open on \(g) after resumes \(resumes), expected \(expectedResume)")
+                    fail(.resumeBeforeOpen, "open on \(g) after resumes \(resumes), expected \(expectedResume)")
                 }
-                if !(input == .flushed(g)) { fail("open on \(g) reported on \(input), not on the flush") }
+                if !(input == .flushed(g)) { fail(.resubscribeBeforeOpen, "open on \(g) reported on \(input), not on the flush that says the transport took the subscriptions") }
             case .report:
                 break
             }
@@ -316,7 +333,7 @@ struct RandomWalk {
         // One live generation at most, and the shell holds exactly its socket.
         let live = machine.liveGeneration
         if sockets != (live.map { [$0] } ?? []) {
-            fail("sockets \(sockets) but live generation \(String(describing: live))")
+            fail(.singleLiveTransport, "sockets \(sockets) but live generation \(String(describing: live))")
         }
         // Timers match the state exactly: none leaks, none is missing.
         var expected: [TimerID] = []
@@ -327,40 +344,40 @@ struct RandomWalk {
         case .waiting: expected = [.retry]
         case .idle, .refreshing, .backgrounded, .stopped: expected = []
         }
-        if Set(armed) != Set(expected) { fail("armed \(armed) in state \(machine.state), expected \(expected)") }
+        if Set(armed) != Set(expected) { fail(Set(armed).isSubset(of: Set(expected)) ? .progressIsArmed : .timersDieWithConnection, "armed \(armed) in state \(machine.state), expected \(expected)") }
         // The three facts.
         switch machine.state {
         case .connecting, .subscribing, .open, .waiting:
             if !machine.wanted || !machine.foreground {
-                fail("\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)")
+                fail(nil, "\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)")
             }
         case .backgrounded:
             if !machine.wanted || machine.foreground {
-                fail("backgrounded but wanted \(machine.wanted) foreground \(machine.foreground)")
+                fail(nil, "backgrounded but wanted \(machine.wanted) foreground \(machine.foreground)")
             }
         case .refreshing:
-            if !machine.wanted { fail("refreshing but not wanted") }
+            if !machine.wanted { fail(nil, "refreshing but not wanted") }
         case .idle, .stopped:
-            if machine.wanted { fail("\(machine.state) but wanted") }
+            if machine.wanted { fail(nil, "\(machine.state) but wanted") }
         }
         // Commands in flight are exactly the ones sent and not yet answered, only while open.
         let unanswered = issued.filter { answers[$0] == nil }
         if machine.commandsInFlight != unanswered {
-            fail("in flight \(machine.commandsInFlight), unanswered \(unanswered)")
+            fail(.commandsNeverHang, "in flight \(machine.commandsInFlight), unanswered \(unanswered)")
         }
         if case .open = machine.state {
         } else if !machine.commandsInFlight.isEmpty {
-            fail("commands in flight in \(machine.state)")
+            fail(.commandsNeverHang, "commands in flight in \(machine.state)")
         }
         // App pings in flight are exactly the ones sent and not yet answered, only while open.
         let pending = pingsAsked.filter { pingAnswers[$0] == nil }
-        if machine.pingsInFlight != pending { fail("pings in flight \(machine.pingsInFlight), unanswered \(pending)") }
+        if machine.pingsInFlight != pending { fail(.pingsAnsweredOnce, "pings in flight \(machine.pingsInFlight), unanswered \(pending)") }
         // Every change of phase is reported, and the last report is the current phase.
         if before.phase != machine.phase, effects.phases.last != machine.phase {
-            fail("phase \(before.phase) → \(machine.phase) reported as \(effects.phases)")
+            fail(.eventsFollowTheMachine, "phase \(before.phase) → \(machine.phase) reported as \(effects.phases)")
         }
         if refreshPending != machine.refreshInFlight {
-            fail("refresh pending \(refreshPending), machine says \(machine.refreshInFlight)")
+            fail(.oneRefreshAtATime, "refresh pending \(refreshPending), machine says \(machine.refreshInFlight)")
         }
     }
 }
