@@ -12,7 +12,7 @@ extension ConnectionMachine {
             failures = 0
             lastDelay = nil
             return tearDown(g, code: .normal, reason: "endpoint changed", outcome: .outcomeUnknown)
-                + startConnecting()
+                + connectIfPathViable()
         case .waiting:
             // The user asked now; do not make them sit out the backoff. The backoff starts
             // over, so decorrelated jitter forgets the delay it would have grown from.
@@ -22,10 +22,16 @@ extension ConnectionMachine {
         case .refreshing:
             // One refresh at a time: it connects (to the new endpoint) when it completes.
             return []
+        case .offline:
+            // The user asked, but there is no path: the return of the path connects, to the
+            // new endpoint, with a fresh backoff.
+            failures = 0
+            lastDelay = nil
+            return []
         case .idle, .stopped, .backgrounded:
             failures = 0
             lastDelay = nil
-            return foreground ? startConnecting() : enter(.backgrounded)
+            return foreground ? connectIfPathViable() : enter(.backgrounded)
         }
     }
 
@@ -38,7 +44,7 @@ extension ConnectionMachine {
                 + enter(.stopped(reason: "disconnected"))
         case .waiting:
             return [.cancelTimer(.retry)] + enter(.stopped(reason: "disconnected"))
-        case .refreshing, .backgrounded, .idle:
+        case .refreshing, .backgrounded, .offline, .idle:
             return enter(.stopped(reason: "disconnected"))
         case .stopped:
             return []
@@ -56,17 +62,19 @@ extension ConnectionMachine {
                     + enter(.backgrounded)
             case .waiting:
                 return [.cancelTimer(.retry)] + enter(.backgrounded)
+            case .offline:
+                return enter(.backgrounded)
             case .refreshing, .idle, .stopped, .backgrounded:
                 return []  // a refresh finishing in the background lands in .backgrounded
             }
         }
         switch state {
         case .backgrounded where wanted:
-            // Foreground: reconnect at once, with a fresh backoff.
+            // Foreground: reconnect at once, with a fresh backoff (if there is a path to do it on).
             failures = 0
             lastDelay = nil
-            return startConnecting()
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            return connectIfPathViable()
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // Nothing was held back by the background (a refresh that finishes now connects itself).
             return []
         }
@@ -83,7 +91,7 @@ extension ConnectionMachine {
             return [.send(g, .control(.subscribe(topic))), .flush(g)]
         case .open(let g, _, _, _, _):
             return [.send(g, .control(.subscribe(topic)))]
-        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // No socket to send on: the next open resubscribes every topic.
             return []
         }
@@ -95,7 +103,7 @@ extension ConnectionMachine {
         switch state {
         case .subscribing(let g, _), .open(let g, _, _, _, _):
             return [.send(g, .control(.unsubscribe(topic)))]
-        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // No socket: the next open subscribes only the topics still wanted.
             return []
         }
@@ -109,7 +117,7 @@ extension ConnectionMachine {
             state = .open(
                 g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings + [id])
             return [.sendPing(g, id), .startTimer(.pingDeadline(id), timeout)]
-        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // Nothing to ping: answered at once (a connection that is still resubscribing is
             // not open to the app either).
             return [.completePing(id, .failed(.notConnected))]
@@ -121,7 +129,7 @@ extension ConnectionMachine {
         case .open(let g, let attempt, let awaitingPong, let commands, let pings):
             state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands + [id], pingsInFlight: pings)
             return [.send(g, .command(id))]
-        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // No queueing for later: a command that waits for a reconnect may be stale or
             // duplicated by then. The caller decides what to do with "not connected".
             return [.completeCommand(id, .notConnected)]

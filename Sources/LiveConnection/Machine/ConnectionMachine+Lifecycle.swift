@@ -29,7 +29,7 @@ extension ConnectionMachine {
             // a late answer or deadline finds it gone from the state and changes nothing).
             effects += pings.map { .cancelTimer(.pingDeadline($0)) }
             answers = pings.map { .completePing($0, .failed(.connectionEnded)) }
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             preconditionFailure("tearing down \(g) in state \(state)")
         }
         effects.append(.closeConnection(g, code: code, reason: reason))
@@ -37,11 +37,19 @@ extension ConnectionMachine {
         return effects + commands.map { .completeCommand($0, outcome) } + answers
     }
 
+    /// Starts an attempt, unless the app reported the path unviable: then offline, until it
+    /// reports the path back.
+    mutating func connectIfPathViable() -> [Effect] {
+        pathViable ? startConnecting() : enter(.offline)
+    }
+
     /// One more failure: draw the delay, wait, report why (and the server's close frame, if
-    /// one ended the connection).
+    /// one ended the connection). Without a path it is no failure: the attempt could not
+    /// have succeeded, so nothing is counted or drawn, and the machine waits offline.
     mutating func scheduleRetry(
         reason: String, close: CloseFrame? = nil, using random: inout some RandomSource
     ) -> [Effect] {
+        guard pathViable else { return enter(.offline) }
         failures += 1
         // The app's opt-in limit wins over "wanted until disconnect": it asked to be told
         // instead of retrying forever (stop clears `wanted`; only connect(to:) starts over).
@@ -67,6 +75,7 @@ extension ConnectionMachine {
         case .afterExpiry:
             return beginRefresh(reason: reason, close: close)
         case .beforeEveryConnect:
+            guard pathViable else { return enter(.offline) }
             failures += 1
             if let limit = configuration.maximumAttempts, failures >= limit {
                 return stop(reason: "gave up after \(failures) attempts", close: close)
@@ -86,7 +95,8 @@ extension ConnectionMachine {
     /// while refreshing; `refreshInFlight` absorbs a trigger that comes after the machine left
     /// a refresh, e.g. disconnect, connect, 4001 again, before the provider answered).
     mutating func beginRefresh(reason: String, close: CloseFrame? = nil) -> [Effect] {
-        failures += 1
+        // Without a path the refresh still runs (the credentials did expire), but nothing is counted.
+        if pathViable { failures += 1 }
         lastDelay = .zero
         state = .refreshing(reason: reason, close: close)
         guard !refreshInFlight else { return [.report(phase)] }

@@ -7,7 +7,7 @@ extension ConnectionMachine {
     /// ```swift
     /// let copy = ConnectionMachine(
     ///     configuration: m.configuration, state: m.state, wanted: m.wanted, foreground: m.foreground,
-    ///     endpoint: m.endpoint, generation: m.generation, failures: m.failures, lastDelay: m.lastDelay,
+    ///     pathViable: m.pathViable, endpoint: m.endpoint, generation: m.generation, failures: m.failures, lastDelay: m.lastDelay,
     ///     topics: m.topics, hasBeenOpen: m.hasBeenOpen, lastSequence: m.lastSequence,
     ///     refreshInFlight: m.refreshInFlight)
     /// // copy == m
@@ -16,7 +16,8 @@ extension ConnectionMachine {
     /// The parts must be consistent, as the machine itself keeps them: a connecting or
     /// open state names the last generation minted.
     package init(
-        configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, endpoint: Endpoint?,
+        configuration: ConnectionConfiguration, state: State, wanted: Bool, foreground: Bool, pathViable: Bool,
+        endpoint: Endpoint?,
         generation: Generation, failures: Int, lastDelay: Duration?, topics: [String], hasBeenOpen: Bool,
         lastSequence: UInt64?,
         refreshInFlight: Bool
@@ -25,6 +26,7 @@ extension ConnectionMachine {
         self.state = state
         self.wanted = wanted
         self.foreground = foreground
+        self.pathViable = pathViable
         self.endpoint = endpoint
         self.generation = generation
         self.failures = failures

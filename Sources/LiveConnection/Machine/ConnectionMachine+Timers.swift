@@ -8,8 +8,8 @@ extension ConnectionMachine {
             switch state {
             case .waiting:
                 return startConnecting()
-            case .idle, .connecting, .subscribing, .open, .refreshing, .backgrounded, .stopped:
-                return []  // the wait was ended by connect, disconnect or the background
+            case .idle, .connecting, .subscribing, .open, .refreshing, .backgrounded, .offline, .stopped:
+                return []  // the wait was ended by connect, disconnect, the background or the path
             }
 
         case .connectTimeout(let g):
@@ -17,7 +17,7 @@ extension ConnectionMachine {
             case .connecting(g), .subscribing(g, _):
                 return tearDown(g, code: .normal, reason: "connect timeout", outcome: .outcomeUnknown)
                     + scheduleRetry(reason: "connect timeout", using: &random)
-            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
                 return []  // g opened, or was torn down
             }
 
@@ -32,7 +32,7 @@ extension ConnectionMachine {
                     effects.append(.startTimer(.pongDeadline(g), configuration.heartbeatTimeout))
                 }
                 return effects
-            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
                 return []  // g was torn down
             }
 
@@ -46,7 +46,7 @@ extension ConnectionMachine {
                     g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
                 // Reported, not acted on: the heartbeat alone decides that a peer is dead.
                 return [.completePing(id, .noAnswer)]
-            case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped:
+            case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
                 return []  // answered at teardown
             }
 
@@ -55,7 +55,7 @@ extension ConnectionMachine {
             case .open(g, _, awaitingPong: true, _, _):
                 return tearDown(g, code: .goingAway, reason: "heartbeat missed", outcome: .outcomeUnknown)
                     + scheduleRetry(reason: "heartbeat missed", using: &random)
-            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+            case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
                 return []  // the pong (or any frame) came, or g was torn down
             }
         }
@@ -70,13 +70,15 @@ extension ConnectionMachine {
         case .refreshing(let why, let frame):
             reason = why
             close = frame
-        case .idle, .connecting, .subscribing, .open, .waiting, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .backgrounded, .offline, .stopped:
             // The machine left the refresh (disconnect, connect, background): the next
             // trigger asks again; this answer only clears `refreshInFlight`.
             return []
         }
         guard wanted else { return enter(.stopped(reason: "disconnected")) }
         guard foreground else { return enter(.backgrounded) }
+        // No path: neither an attempt nor a wait, and the refresh's outcome counts nothing.
+        guard pathViable else { return enter(.offline) }
         guard succeeded else {
             return scheduleRetry(reason: "credentials refresh failed", close: close, using: &random)
         }

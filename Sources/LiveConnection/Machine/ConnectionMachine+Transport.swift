@@ -23,7 +23,7 @@ extension ConnectionMachine {
             // A repeated open of the live connection is not a stale one: closing it would
             // leave the machine believing in a socket the shell has closed.
             return []
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A late open of an abandoned attempt: close it, so two sockets never live at once
             // (socket.io 430, reconnecting-websocket PR 69).
             return [.closeConnection(g, code: .normal, reason: "stale connection")]
@@ -50,7 +50,7 @@ extension ConnectionMachine {
                 .startTimer(.heartbeat(g), configuration.heartbeatInterval),
                 .report(.open(attempt: attempt)),
             ]
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A flush of a connection that is not resubscribing (torn down since): nothing waits for it.
             return []
         }
@@ -75,7 +75,7 @@ extension ConnectionMachine {
                 }
             }
             return closing + scheduleRetry(reason: error.reason, using: &random)
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // An attempt that is not the live one (or already opened) failing: it was
             // abandoned or superseded, and its failure changes nothing.
             return []
@@ -93,7 +93,7 @@ extension ConnectionMachine {
             state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: pings)
             provedItself()
             return [.cancelTimer(.pongDeadline(g))] + accept(sequence: sequence)
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A message of a dead generation (or, impossibly, before a handshake): dropped,
             // so a late frame is never delivered twice or out of order.
             return []
@@ -120,7 +120,7 @@ extension ConnectionMachine {
             state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: pings)
             provedItself()
             return [.cancelTimer(.pongDeadline(g))]
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A pong nobody waits for (a data frame already proved the peer alive, or its
             // generation is dead): nothing to disarm.
             return []
@@ -152,7 +152,7 @@ extension ConnectionMachine {
                 return closing + credentialsExpired(reason: why, close: close, using: &random)
             }
             return closing + scheduleRetry(reason: why, close: close, using: &random)
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A dead generation's close: its socket is already gone from the machine's view.
             return []
         }
@@ -165,7 +165,7 @@ extension ConnectionMachine {
         case .connecting(g), .subscribing(g, _), .open(g, _, _, _, _):
             return tearDown(g, code: .abnormal, reason: error.reason, outcome: .outcomeUnknown)
                 + scheduleRetry(reason: error.reason, using: &random)
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A dead generation's error: it was torn down already, and must not cost a retry.
             return []
         }
@@ -179,7 +179,7 @@ extension ConnectionMachine {
             pings.remove(at: index)
             state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
             return [.cancelTimer(.pingDeadline(id)), .completePing(id, .alive)]
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A late answer of a dead generation: the ping was answered "connection ended" at teardown.
             return []
         }
@@ -193,7 +193,7 @@ extension ConnectionMachine {
             commands.remove(at: index)
             state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
             return [.completeCommand(id, .sent)]
-        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .stopped:
+        case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A stale completion was already answered "outcome unknown" at teardown.
             return []
         }

@@ -15,9 +15,11 @@
 /// turns effects into I/O. Because a machine is a `Hashable` value, the model checker can
 /// explore every reachable state, and the simulator can snapshot it.
 ///
-/// "Wanted", "foreground" and "connected" are three separate facts: ``wanted`` is the
-/// user's intent, ``foreground`` the app's lifecycle, and the ``state`` says whether a
-/// socket exists. Backgrounding closes the socket without forgetting that the user wants it.
+/// "Wanted", "foreground", "path viable" and "connected" are separate facts: ``wanted`` is
+/// the user's intent, ``foreground`` the app's lifecycle, ``pathViable`` what the app last
+/// reported of the network path, and the ``state`` says whether a socket exists.
+/// Backgrounding closes the socket without forgetting that the user wants it; losing the
+/// path stops attempts without counting failures.
 public struct ConnectionMachine: Hashable, Sendable {
     /// Where the machine is; the connection-scoped cases carry the live generation.
     public enum State: Hashable, Sendable {
@@ -44,6 +46,9 @@ public struct ConnectionMachine: Hashable, Sendable {
         case refreshing(reason: String, close: CloseFrame? = nil)
         /// Wanted, but in the background: no socket.
         case backgrounded
+        /// Wanted and in the foreground, but the app reported the network path unviable: no
+        /// socket, no timer, no attempt until it reports the path viable again.
+        case offline
         /// Not wanted (disconnected) or given up (terminal close code, attempt limit); `close`
         /// is the server's close frame, if one ended it.
         case stopped(reason: String, close: CloseFrame? = nil)
@@ -55,6 +60,9 @@ public struct ConnectionMachine: Hashable, Sendable {
     public internal(set) var wanted = false
     /// The app is in the foreground.
     public internal(set) var foreground = true
+    /// The network path can carry a connection, as the app last reported it (its path
+    /// monitor's word; true until it says otherwise).
+    public internal(set) var pathViable = true
     /// The destination: changes only through `connect(to:)`.
     public internal(set) var endpoint: Endpoint?
     /// The last generation minted (the live one while connecting or open).
@@ -82,7 +90,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     public var liveGeneration: Generation? {
         switch state {
         case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _): g
-        case .idle, .waiting, .refreshing, .backgrounded, .stopped: nil
+        case .idle, .waiting, .refreshing, .backgrounded, .offline, .stopped: nil
         }
     }
 
@@ -90,7 +98,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     public var connectedGeneration: Generation? {
         switch state {
         case .subscribing(let g, _), .open(let g, _, _, _, _): g
-        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .stopped: nil
+        case .idle, .connecting, .waiting, .refreshing, .backgrounded, .offline, .stopped: nil
         }
     }
 
@@ -98,7 +106,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     public var flushesPending: Int {
         switch state {
         case .subscribing(_, let pending): pending
-        case .idle, .connecting, .open, .waiting, .refreshing, .backgrounded, .stopped: 0
+        case .idle, .connecting, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped: 0
         }
     }
 
@@ -106,7 +114,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     public var commandsInFlight: [CommandID] {
         switch state {
         case .open(_, _, _, let commands, _): commands
-        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped: []
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped: []
         }
     }
 
@@ -114,7 +122,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     public var pingsInFlight: [PingID] {
         switch state {
         case .open(_, _, _, _, let pings): pings
-        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .stopped: []
+        case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped: []
         }
     }
 
@@ -127,6 +135,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         case .waiting(let reason, let close), .refreshing(let reason, let close):
             .waiting(reason: reason, delay: lastDelay ?? .zero, close: close)
         case .backgrounded: .backgrounded
+        case .offline: .offline
         case .stopped(let reason, let close): .stopped(reason: reason, close: close)
         }
     }
@@ -143,6 +152,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         case .connect(let endpoint): return connect(to: endpoint)
         case .disconnect(let code, let reason): return disconnect(code: code, reason: reason)
         case .setForeground(let value): return setForeground(value)
+        case .setPathViable(let value): return setPathViable(value)
         case .subscribe(let topic): return subscribe(topic)
         case .unsubscribe(let topic): return unsubscribe(topic)
         case .send(let id): return send(id)

@@ -16,6 +16,9 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     case disconnect(code: CloseCode = .normal, reason: String = Input.disconnectReason)
     /// The app moved to the foreground (`true`) or background (`false`).
     case setForeground(Bool)
+    /// The app's path monitor says the network path can (`true`) or cannot (`false`) carry a
+    /// connection. No platform framework is read: the app reports what it knows.
+    case setPathViable(Bool)
     case subscribe(String)
     case unsubscribe(String)
     /// The app wants to send a command once.
@@ -69,6 +72,7 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
         case .disconnect(.normal, Input.disconnectReason): "disconnect"
         case .disconnect(let code, let reason): "disconnect code=\(code) reason=\"\(reason)\""
         case .setForeground(let foreground): foreground ? "foreground" : "background"
+        case .setPathViable(let viable): viable ? "path viable" : "path unviable"
         case .subscribe(let topic): "subscribe \(topic)"
         case .unsubscribe(let topic): "unsubscribe \(topic)"
         case .send(let id): "send \(id)"

@@ -20,6 +20,9 @@ public enum Phase: Hashable, Sendable, CustomStringConvertible {
     case waiting(reason: String, delay: Duration, close: CloseFrame? = nil)
     /// Wanted, but the app is in the background: no socket until it comes back.
     case backgrounded
+    /// Wanted, but the app reported the network path unviable: no attempt (and no failure
+    /// counted) until it reports the path viable again, which reconnects at once.
+    case offline
     /// Not retrying, because of `reason` ("closed 4003", "disconnected"); `close` is the
     /// server's close frame when a close ended it (a terminal code, or the last failure before
     /// giving up). Only `connect(to:)` leaves it.
@@ -38,6 +41,7 @@ public enum Phase: Hashable, Sendable, CustomStringConvertible {
         case .waiting(let reason, let delay, let close):
             "waiting \(delay.traceFormatted) reason=\"\(reason)\"" + (close.map { " close=\($0)" } ?? "")
         case .backgrounded: "backgrounded"
+        case .offline: "offline"
         case .stopped(let reason, let close): "stopped reason=\"\(reason)\"" + (close.map { " close=\($0)" } ?? "")
         }
     }

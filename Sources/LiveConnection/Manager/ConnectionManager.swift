@@ -141,6 +141,21 @@ public actor ConnectionManager {
     /// but remembers that the connection is wanted; coming back reconnects at once.
     public func setForeground(_ foreground: Bool) { process(.setForeground(foreground)) }
 
+    /// The network path can (`true`) or cannot (`false`) carry a connection, as the app's
+    /// path monitor sees it: the manager reads no platform framework, so the app tells it.
+    ///
+    /// ```swift
+    /// // Apple platforms: Network.framework's monitor
+    /// monitor.pathUpdateHandler = { path in Task { await manager.setPathViable(path.status == .satisfied) } }
+    /// ```
+    ///
+    /// Without a path the phase is ``Phase/offline``: no attempt is made, no failure counted,
+    /// no backoff delay spent; an attempt in flight is abandoned. When the path returns, the
+    /// manager connects at once (the attempt count goes on from where it was: only a
+    /// connection that answers a heartbeat starts it again). An open connection is kept when
+    /// the path changes, but must answer a ping within the heartbeat timeout T.
+    public func setPathViable(_ viable: Bool) { process(.setPathViable(viable)) }
+
     /// Subscribes to a topic now (if open) and on every future connection.
     public func subscribe(_ topic: String) { process(.subscribe(topic)) }
 

@@ -21,7 +21,7 @@ import LiveConnection
 /// endpoint 11–12, minted 13, failures 14–17, last delay 18–23, topics 24–31 (count +
 /// three 2-bit entries), last sequence 32–34, commands in flight 35–42, refresh in
 /// flight 43, flushes pending 44–46, has been open 47, the open state's attempt − 1 48–51,
-/// the close frame of a waiting, refreshing or stopped state 52–54.
+/// the close frame of a waiting, refreshing or stopped state 52–54, path viable 55.
 struct MachineCodebook: Sendable {
     let configuration: ConnectionConfiguration
     let endpoints: [Endpoint]
@@ -40,7 +40,7 @@ struct MachineCodebook: Sendable {
     static let older = Generation(2)
 
     enum Kind: UInt64 {
-        case idle, connecting, subscribing, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped
+        case idle, connecting, subscribing, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped, offline
     }
 
     init(configuration: ConnectionConfiguration, bounds: ConnectionBounds, reasons: [String], closes: [CloseFrame])
@@ -117,6 +117,7 @@ struct MachineCodebook: Sendable {
         case .waiting: state = .waiting(reason: reason, close: close)
         case .refreshing: state = .refreshing(reason: reason, close: close)
         case .backgrounded: state = .backgrounded
+        case .offline: state = .offline
         case .stopped, nil: state = .stopped(reason: reason, close: close)
         }
         let endpoint = field(code, 11, 2)
@@ -124,7 +125,8 @@ struct MachineCodebook: Sendable {
         let sequence = field(code, 32, 3)
         return ConnectionMachine(
             configuration: configuration, state: state, wanted: field(code, 9, 1) == 1,
-            foreground: field(code, 10, 1) == 1, endpoint: endpoint == 0 ? nil : endpoints[Int(endpoint) - 1],
+            foreground: field(code, 10, 1) == 1, pathViable: field(code, 55, 1) == 1,
+            endpoint: endpoint == 0 ? nil : endpoints[Int(endpoint) - 1],
             generation: generation, failures: Int(field(code, 14, 4)),
             lastDelay: delay == 0 ? nil : delays[Int(delay) - 1],
             topics: list(field(code, 24, 8)).map { topics[$0] }, hasBeenOpen: field(code, 47, 1) == 1,
@@ -152,6 +154,7 @@ struct MachineCodebook: Sendable {
         case .waiting(let why, let frame): kind = .waiting; reason = why; close = frame
         case .refreshing(let why, let frame): kind = .refreshing; reason = why; close = frame
         case .backgrounded: kind = .backgrounded
+        case .offline: kind = .offline
         case .stopped(let why, let frame): kind = .stopped; reason = why; close = frame
         }
         code |= kind.rawValue
@@ -169,6 +172,7 @@ struct MachineCodebook: Sendable {
         }
         if machine.wanted { code |= 1 << 9 }
         if machine.foreground { code |= 1 << 10 }
+        if machine.pathViable { code |= 1 << 55 }
         if let endpoint = machine.endpoint {
             guard let index = endpoints.firstIndex(of: endpoint) else {
                 preconditionFailure("unknown endpoint \(endpoint)")
@@ -212,6 +216,7 @@ struct MachineCodebook: Sendable {
     static func kind(_ code: UInt64) -> Kind { Kind(rawValue: code & 15) ?? .stopped }
     static func wanted(_ code: UInt64) -> Bool { code & (1 << 9) != 0 }
     static func foreground(_ code: UInt64) -> Bool { code & (1 << 10) != 0 }
+    static func pathViable(_ code: UInt64) -> Bool { code & (1 << 55) != 0 }
     static func minted(_ code: UInt64) -> Bool { code & (1 << 13) != 0 }
     /// The subscribed topics as a bit set.
     static func topicSet(_ code: UInt64) -> UInt64 {

@@ -84,7 +84,8 @@ struct MachineStepper: Sendable {
                 "one step minted \(after.generation) after \(before.generation)")
             renumbered = ConnectionMachine(
                 configuration: after.configuration, state: Self.renumber(after.state), wanted: after.wanted,
-                foreground: after.foreground, endpoint: after.endpoint, generation: MachineCodebook.current,
+                foreground: after.foreground, pathViable: after.pathViable, endpoint: after.endpoint,
+                generation: MachineCodebook.current,
                 failures: after.failures, lastDelay: after.lastDelay, topics: after.topics,
                 hasBeenOpen: after.hasBeenOpen,
                 lastSequence: after.lastSequence, refreshInFlight: after.refreshInFlight)

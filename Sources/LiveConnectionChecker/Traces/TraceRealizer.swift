@@ -98,6 +98,8 @@ struct TraceRealizer {
             emit(.connect(endpoint: index), at: now)
         case .disconnect: emit(.disconnect, at: now)
         case .setForeground(let foreground): emit(foreground ? .foreground : .background, at: now)
+        case .setPathViable:
+            gap(step, "a network path report (the connection model offers none yet)")
         case .subscribe(let topic):
             emit(.subscribe(topic), at: now)
             if !subscribed.contains(topic) { subscribed.append(topic) }

@@ -108,6 +108,7 @@ package struct NeverResetsBackoff: MachineWrapper {
         guard input.generation != nil, base.failures < before.failures else { return effects }
         base = ConnectionMachine(
             configuration: base.configuration, state: base.state, wanted: base.wanted, foreground: base.foreground,
+            pathViable: base.pathViable,
             endpoint: base.endpoint, generation: base.generation, failures: before.failures,
             lastDelay: before.lastDelay, topics: base.topics, hasBeenOpen: base.hasBeenOpen,
             lastSequence: base.lastSequence, refreshInFlight: base.refreshInFlight)

@@ -80,7 +80,7 @@ extension Phase {
     var closeFrameForTest: CloseFrame?? {
         switch self {
         case .waiting(_, _, let close), .stopped(_, let close): .some(close)
-        case .idle, .connecting, .open, .backgrounded: nil
+        case .idle, .connecting, .open, .backgrounded, .offline: nil
         }
     }
 }

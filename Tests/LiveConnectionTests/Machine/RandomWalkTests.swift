@@ -17,7 +17,7 @@ struct RandomWalkTests {
     @Test("structural invariants hold after every step of a random walk", arguments: policies, 0..<24 as Range<UInt64>)
     func invariantsHold(policy: BackoffPolicy, seed: UInt64) throws {
         var walk = RandomWalk(policy: policy, seed: seed)
-        for _ in 0..<400 {
+        for _ in 0..<600 {
             walk.step()
             if !walk.violations.isEmpty { break }
         }
@@ -112,6 +112,9 @@ struct RandomWalk {
         case 18..<24:
             defer { nextCommand = CommandID(nextCommand.rawValue + 1) }
             return .send(nextCommand)
+        case 29:
+            // The app's path monitor; mostly "viable", so the walk spends time connected.
+            return .setPathViable(random.chance(0.6))
         case 26..<29:
             defer { nextPing = PingID(nextPing.rawValue + 1) }
             return .ping(nextPing, timeout: .seconds(Int64(1 + random.uniform(below: 20))))
@@ -132,7 +135,7 @@ struct RandomWalk {
         default:
             break
         }
-        guard let g = live else { return .setForeground(true) }
+        guard let g = live else { return machine.pathViable ? .setForeground(true) : .setPathViable(true) }
         if case .subscribing = machine.state, flushPending == g, random.chance(0.5) {
             return .flushed(g)
         }
@@ -232,6 +235,17 @@ struct RandomWalk {
                 default: fail(.quietAfterStop, "\(effect) while stopped")
                 }
             }
+        }
+
+        // The path: no attempt and no failure counted while it is unviable; its return
+        // reconnects an offline machine at once.
+        let attempts = effects.contains { if case .openConnection = $0 { true } else { false } }
+        if !machine.pathViable && attempts { fail("\(input) opened a connection while the path is unviable") }
+        if !before.pathViable && !machine.pathViable && machine.failures > before.failures {
+            fail("\(input) counted a failure while the path is unviable (\(before.failures) → \(machine.failures))")
+        }
+        if input == .setPathViable(true), case .offline = before.state, !attempts {
+            fail("the path returned to an offline machine but nothing was opened (\(effects))")
         }
 
         var lastDelay = before.lastDelay
@@ -342,7 +356,7 @@ struct RandomWalk {
         case .open(let g, _, let awaiting, _, let pings):
             expected = (awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]) + pings.map { .pingDeadline($0) }
         case .waiting: expected = [.retry]
-        case .idle, .refreshing, .backgrounded, .stopped: expected = []
+        case .idle, .refreshing, .backgrounded, .offline, .stopped: expected = []
         }
         if Set(armed) != Set(expected) { fail(Set(armed).isSubset(of: Set(expected)) ? .progressIsArmed : .timersDieWithConnection, "armed \(armed) in state \(machine.state), expected \(expected)") }
         // The three facts.
@@ -350,6 +364,11 @@ struct RandomWalk {
         case .connecting, .subscribing, .open, .waiting:
             if !machine.wanted || !machine.foreground {
                 fail(nil, "\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)")
+            }
+            if case .waiting = machine.state, !machine.pathViable { fail("waiting for a retry without a path") }
+        case .offline:
+            if !machine.wanted || !machine.foreground || machine.pathViable {
+                fail("offline but wanted \(machine.wanted) foreground \(machine.foreground) path \(machine.pathViable)")
             }
         case .backgrounded:
             if !machine.wanted || machine.foreground {

@@ -17,7 +17,7 @@ struct TransitionTableTests {
     }
 
     static let stateNames = [
-        "idle", "connecting", "subscribing", "open", "waiting", "refreshing", "backgrounded", "stopped",
+        "idle", "connecting", "subscribing", "open", "waiting", "refreshing", "backgrounded", "offline", "stopped",
     ]
 
     static func rows() throws -> [Row] {
@@ -37,7 +37,7 @@ struct TransitionTableTests {
 
     /// The states a cell names, in order: `open(g, true)` is open awaiting a pong.
     static func states(in cell: String) -> [(name: String, awaitingPong: Bool?)] {
-        let pattern = /(idle|connecting|subscribing|open|waiting|refreshing|backgrounded|stopped)(\(([^)]*)\))?/
+        let pattern = /(idle|connecting|subscribing|open|waiting|refreshing|backgrounded|offline|stopped)(\(([^)]*)\))?/
         return cell.matches(of: pattern).map { match in
             let arguments = match.output.3.map(String.init) ?? ""
             let awaiting: Bool? = arguments.contains("true") ? true : arguments.contains("false") ? false : nil
@@ -62,6 +62,7 @@ struct TransitionTableTests {
             driver.handle(.connect(.primary))
             driver.handle(.closedByPeer(1, code: .tokenExpired, reason: "expired"))
         case "backgrounded": driver.handle(.connect(.primary)); driver.handle(.setForeground(false))
+        case "offline": driver.handle(.connect(.primary)); driver.handle(.setPathViable(false))
         case "stopped": driver.handle(.connect(.primary)); driver.handle(.disconnect())
         default: Issue.record("no way to reach \(name)")
         }
@@ -81,6 +82,8 @@ struct TransitionTableTests {
         case "disconnect": return [.disconnect()]
         case "setForeground(false)": return [.setForeground(false)]
         case "setForeground(true)": return [.setForeground(true)]
+        case "setPathViable(false)": return [.setPathViable(false)]
+        case "setPathViable(true)": return [.setPathViable(true)]
         case "subscribe(t)": return [.subscribe("fresh")]
         case "send(id)": return [.send(CommandID(7))]
         case "ping(id, T)": return [.ping(PingID(5), timeout: .seconds(2))]
@@ -118,6 +121,7 @@ struct TransitionTableTests {
         case .waiting: ("waiting", nil)
         case .refreshing: ("refreshing", nil)
         case .backgrounded: ("backgrounded", nil)
+        case .offline: ("offline", nil)
         case .stopped: ("stopped", nil)
         }
     }
@@ -135,6 +139,7 @@ struct TransitionTableTests {
         var checked = 0
         for row in try Self.rows() where !row.from.hasPrefix("any") {
             let background = row.from.contains("in the background")
+            let pathless = row.from.contains("without a path")
             // A row for a non-default timing says so in its input cell.
             var configuration = ConnectionConfiguration()
             if row.input.contains("credentials before every connect") { configuration.credentialsTiming = .beforeEveryConnect }
@@ -142,6 +147,7 @@ struct TransitionTableTests {
                 var driver = try Self.machine(
                     in: start.name, awaitingPong: start.awaitingPong ?? false, configuration: configuration)
                 if background { driver.handle(.setForeground(false)) }
+                if pathless { driver.handle(.setPathViable(false)) }
                 let g = driver.machine.generation
                 let inputs = try #require(Self.inputs(for: row.input, live: g), "\(row): input not understood")
                 for input in inputs { driver.handle(input) }
