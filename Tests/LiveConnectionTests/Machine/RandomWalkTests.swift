@@ -240,12 +240,12 @@ struct RandomWalk {
         // The path: no attempt and no failure counted while it is unviable; its return
         // reconnects an offline machine at once.
         let attempts = effects.contains { if case .openConnection = $0 { true } else { false } }
-        if !machine.pathViable && attempts { fail("\(input) opened a connection while the path is unviable") }
+        if !machine.pathViable && attempts { fail(nil, "\(input) opened a connection while the path is unviable") }
         if !before.pathViable && !machine.pathViable && machine.failures > before.failures {
-            fail("\(input) counted a failure while the path is unviable (\(before.failures) → \(machine.failures))")
+            fail(nil, "\(input) counted a failure while the path is unviable (\(before.failures) → \(machine.failures))")
         }
         if input == .setPathViable(true), case .offline = before.state, !attempts {
-            fail("the path returned to an offline machine but nothing was opened (\(effects))")
+            fail(nil, "the path returned to an offline machine but nothing was opened (\(effects))")
         }
 
         var lastDelay = before.lastDelay
@@ -365,10 +365,10 @@ struct RandomWalk {
             if !machine.wanted || !machine.foreground {
                 fail(nil, "\(machine.state) but wanted \(machine.wanted) foreground \(machine.foreground)")
             }
-            if case .waiting = machine.state, !machine.pathViable { fail("waiting for a retry without a path") }
+            if case .waiting = machine.state, !machine.pathViable { fail(nil, "waiting for a retry without a path") }
         case .offline:
             if !machine.wanted || !machine.foreground || machine.pathViable {
-                fail("offline but wanted \(machine.wanted) foreground \(machine.foreground) path \(machine.pathViable)")
+                fail(nil, "offline but wanted \(machine.wanted) foreground \(machine.foreground) path \(machine.pathViable)")
             }
         case .backgrounded:
             if !machine.wanted || machine.foreground {
