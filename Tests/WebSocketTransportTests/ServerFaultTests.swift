@@ -26,6 +26,28 @@ struct ServerFaultTests {
         }
     }
 
+    @Test("a close asked for the moment a client's handshake returns reaches that client (the 101 counts as open)")
+    func closeRightAfterTheHandshake() async throws {
+        try await ServerHarness.with { server in
+            for round in 1...20 {
+                let connection = try await Self.open(server)
+                // No wait for the server's side: a test driving faults acts on the client's "open".
+                server.closeAll(code: CloseCode(4001), reason: "round \(round)")
+                let event = try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
+                    group.addTask { try await connection.receive() }
+                    group.addTask {
+                        try await ContinuousClock().sleep(for: .seconds(20))
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    return try await group.next() ?? nil
+                }
+                #expect(event == .closed(code: CloseCode(4001), reason: "round \(round)"), "round \(round)")
+                await connection.close(code: .normal, reason: "")
+            }
+        }
+    }
+
     @Test("resetAll: the client sees ECONNRESET, no close frame")
     func resetAll() async throws {
         try await ServerHarness.with { server in

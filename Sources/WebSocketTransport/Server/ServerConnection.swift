@@ -45,7 +45,7 @@ public final class ServerConnection: Sendable {
     /// The client's upgrade request, once it has been read.
     public var request: UpgradeRequest? { state.withLock { $0.request } }
 
-    /// True from the 101 until the connection ends.
+    /// True from the moment the 101 is sent until the connection ends.
     public var isOpen: Bool { state.withLock { $0.isOpen && !$0.ended } }
 
     /// Why the connection ended ("closed 1000", "reset by the server", "protocol error 1002 …").

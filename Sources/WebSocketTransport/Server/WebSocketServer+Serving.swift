@@ -5,12 +5,11 @@ import LiveConnection
 extension WebSocketServer {
     func serve(_ connection: ServerConnection) async {
         defer { unregister(connection) }
-        guard let (request, leftover) = await handshake(connection) else {
+        guard let (_, leftover) = await handshake(connection) else {
             connection.noteEnd("handshake not completed")
             connection.stream.shutdown()
             return
         }
-        connection.markOpen(request)
         await handler.opened(connection)
         if let close = state.withLock({ $0.acceptThenClose }), let code = close.code {
             connection.close(code: code, reason: close.reason)
@@ -120,6 +119,10 @@ extension WebSocketServer {
             return nil
         case .accept(let subprotocol):
             await delay(by: latency * 2)
+            // Open before the 101 leaves: a client may act on it at once (a test closes or resets
+            // every connection as soon as its client reports open), and the fault controls must
+            // find the connection then. A close queued now goes out after the 101.
+            connection.markOpen(request)
             try await connection.stream.write(request.acceptance(subprotocol: subprotocol), until: nil)
             state.withLock { $0.statistics.handshakesCompleted += 1 }
             return (request, leftover)
