@@ -129,7 +129,7 @@ struct Driver: Sendable {
     ) async {
         // Noted before the action, so the checks the action itself triggers (through the
         // observer) already know the world changed.
-        if Self.disrupts(action) { monitor?.noteDisruption() }
+        if action.disruptsTheWorld { monitor?.noteDisruption() }
         var applied = true
         switch action {
         case _ where network.apply(action): break
@@ -159,19 +159,6 @@ struct Driver: Sendable {
         default: preconditionFailure("\(action) is a network action, applied above")
         }
         recorder.action(action, applied: applied)
-    }
-
-    /// Whether an action changes the world the manager lives in (liveness restarts its
-    /// clock). Stale callbacks, duplicates, broadcasts,
-    /// commands and subscriptions must not cost the connection, so they do not count.
-    /// Arming a delayed send does not either; the monitor counts the stall itself when a
-    /// send is actually held back.
-    static func disrupts(_ action: SimulationAction) -> Bool {
-        switch action {
-        case .broadcast, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .send, .ping, .subscribe, .unsubscribe:
-            false
-        default: true
-        }
     }
 
     /// A stale callback, two ways: the connection held now is armed to deliver one late,

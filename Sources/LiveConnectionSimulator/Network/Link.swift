@@ -3,7 +3,7 @@ import LiveConnection
 /// One simulated TCP + WebSocket connection, as the network sees it (both ends).
 ///
 /// ```swift
-/// var link = Link(id: 1, generation: 3, endpoint: endpoint, now: .start)
+/// var link = Link(id: 1, attempt: 1, generation: 3, endpoint: endpoint, now: .start)
 /// link.enqueue(.success(.message(.text("hi"))), now: .start, latency: .milliseconds(20))
 /// ```
 ///
@@ -21,6 +21,8 @@ struct Link {
     }
 
     let id: Int
+    /// The connection attempt that made it (numbered from 1, as in ``WireEvent``).
+    let attempt: Int
     /// The manager generation that opened it (from the simulation header), if known.
     let generation: Generation?
     let endpoint: Endpoint
@@ -57,8 +59,9 @@ struct Link {
     /// When the last delayed send on it completed.
     var lastStallEndedAt: VirtualClock.Instant?
 
-    init(id: Int, generation: Generation?, endpoint: Endpoint, now: VirtualClock.Instant) {
+    init(id: Int, attempt: Int, generation: Generation?, endpoint: Endpoint, now: VirtualClock.Instant) {
         self.id = id
+        self.attempt = attempt
         self.generation = generation
         self.endpoint = endpoint
         self.lastDeliveryAt = now

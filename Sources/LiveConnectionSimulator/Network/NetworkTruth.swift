@@ -78,6 +78,16 @@ extension SimulatedNetwork {
         }
     }
 
+    /// The truth about socket `id` (numbered from 1, as in ``WireEvent``), if there is one.
+    public func link(socket id: Int) -> LinkTruth? {
+        let now = clock.now
+        return state.withLock { state in
+            guard state.links.indices.contains(id - 1) else { return nil }
+            state.settleAll(now: now)
+            return state.truth(of: state.links[id - 1])
+        }
+    }
+
     /// Every connection so far, in order of attempts (for tests and reports; linear).
     public func allLinks() -> [LinkTruth] {
         let now = clock.now

@@ -25,8 +25,12 @@ public struct SimulatedConnection: TransportConnection {
             (state) throws(TransportError) -> (Doorbell, Bool, Int) in
             let link = state.links[index]
             if link.clientClosedAt != nil { throw .notConnected }
-            if link.endedByServerAt != nil, !link.endingInFlight { throw link.endingError ?? .notConnected }
+            if link.endedByServerAt != nil, !link.endingInFlight {
+                state.record(.told(socket: id, code: nil), at: now)
+                throw link.endingError ?? .notConnected
+            }
             state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
+            state.record(.sent(socket: id, text: Self.wireText(message)), at: now)
             if case .text(let text) = message, case .subscribe(let topic) = ContractFrame(text) {
                 state.links[index].sentSubscribes.append(topic)
             }
@@ -48,6 +52,7 @@ public struct SimulatedConnection: TransportConnection {
             }
             return (state.links[index].doorbell, delay, state.links[index].delivered)
         }
+        network.ringWire()
         guard delay else { return }
         // Complete only after the next receive returned, or the connection ended; at most
         // a second later, so a quiet server cannot hold the writer (and the close queued
@@ -113,11 +118,17 @@ public struct SimulatedConnection: TransportConnection {
                 state.links[index].delivered += 1
                 state.touch(index, now: now)
                 state.statistics.framesDelivered += 1
+                switch head.event {
+                case .success(.message): break
+                case .success(.closed(let code, _)): state.record(.told(socket: id, code: code), at: now)
+                case .failure: state.record(.told(socket: id, code: nil), at: now)
+                }
                 return .deliver(head.event)
             }
             switch step {
             case .deliver(let event):
                 bell.ring()  // a delayed send waits for this
+                network.ringWire()
                 return try event.get()
             case .park:
                 if Task.isCancelled { throw .cancelled }
@@ -135,11 +146,16 @@ public struct SimulatedConnection: TransportConnection {
         let (bell, roundTrip) = try network.state.withLock { (state) throws(TransportError) -> (Doorbell, Duration) in
             let link = state.links[index]
             if link.clientClosedAt != nil { throw .notConnected }
-            if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
+            if link.endedByServerAt != nil {
+                state.record(.told(socket: id, code: nil), at: now)
+                throw link.endingError ?? .notConnected
+            }
             state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
             if !state.isSilent(state.links[index]) { state.touch(index, now: now) }
+            state.record(.pinged(socket: id), at: now)
             return (link.doorbell, state.latency * 2)
         }
+        network.ringWire()
         // No latency: the pong is already here (a zero sleep would still cost a wake-up).
         if roundTrip > .zero {
             do {
@@ -161,7 +177,10 @@ public struct SimulatedConnection: TransportConnection {
                     state.statistics.lateCallbacks += 1
                     return true
                 }
-                if link.endedByServerAt != nil { throw link.endingError ?? .notConnected }
+                if link.endedByServerAt != nil {
+                    state.record(.told(socket: id, code: nil), at: now)
+                    throw link.endingError ?? .notConnected
+                }
                 state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
                 // A silent peer never answers; a thaw lets the pong through.
                 guard !state.isSilent(state.links[index]) else { return false }
@@ -191,11 +210,23 @@ public struct SimulatedConnection: TransportConnection {
     public func close(code: CloseCode, reason: String) async {
         let now = network.clock.now
         let bell = network.state.withLock { state in
-            if state.links[index].clientClosedAt == nil { state.links[index].clientClosedAt = now }
+            if state.links[index].clientClosedAt == nil {
+                state.links[index].clientClosedAt = now
+                state.record(.closedByClient(socket: id), at: now)
+            }
             state.held.removeAll { $0 == index }
             state.server.drop(index + 1)
             return state.links[index].doorbell
         }
         bell.ring()
+        network.ringWire()
+    }
+
+    /// A frame as the wire log spells it: its text, or its size for binary frames.
+    static func wireText(_ message: Message) -> String {
+        switch message {
+        case .text(let text): text
+        case .binary(let data): "binary \(data.count) bytes"
+        }
     }
 }

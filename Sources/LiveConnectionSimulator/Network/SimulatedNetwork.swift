@@ -46,6 +46,9 @@ public final class SimulatedNetwork: Transport, Sendable {
         var delayNextSend = false
         var lastSendDelayedAt: VirtualClock.Instant?
         var statistics = NetworkStatistics()
+        /// What the server saw, in order (nil: not recorded).
+        var wire: [WireEvent]?
+        var wireAttempts = 0
 
         func isSilent(_ link: Link) -> Bool { frozenSince != nil || link.idleDroppedAt != nil }
 
@@ -73,16 +76,28 @@ public final class SimulatedNetwork: Transport, Sendable {
             server.drop(links[index].id)
             links[index].enqueue(ending, now: now, latency: latency)
             statistics.connectionsEnded += 1
+            var code: CloseCode?
+            if case .success(.closed(let closeCode, _)) = ending { code = closeCode }
+            record(.endedByServer(socket: links[index].id, code: code), at: now)
         }
     }
 
     let clock: VirtualClock
     let state: Mutex<State>
+    /// Whether ``wireEvents(from:)`` are recorded, and the bell rung on each.
+    let recordsWire: Bool
+    let wireBell = Doorbell()
 
     /// A network with one server that accepts everything, no latency, and a log of `logCapacity` entries.
-    public init(clock: VirtualClock, logCapacity: Int = 1_000) {
+    ///
+    /// - Parameter recordsWire: keep a ``WireEvent`` log of what the server saw (the
+    ///   wire-level oracles judge clients from it).
+    public init(clock: VirtualClock, logCapacity: Int = 1_000, recordsWire: Bool = false) {
         self.clock = clock
-        self.state = Mutex(State(server: LiveContract(logCapacity: logCapacity)))
+        var state = State(server: LiveContract(logCapacity: logCapacity))
+        if recordsWire { state.wire = [] }
+        self.state = Mutex(state)
+        self.recordsWire = recordsWire
     }
 
     // MARK: Transport
@@ -103,25 +118,36 @@ public final class SimulatedNetwork: Transport, Sendable {
         -> any TransportConnection
     {
         // A hostile server's slow handshake answers that much later than one round trip.
-        let roundTrip = state.withLock { $0.latency * 2 + ($0.hostile?.handshakeDelay ?? .zero) }
+        let (roundTrip, attempt) = state.withLock { state in
+            state.wireAttempts += 1
+            state.record(.attempt(state.wireAttempts, url: endpoint.url.absoluteString), at: clock.now)
+            return (state.latency * 2 + (state.hostile?.handshakeDelay ?? .zero), state.wireAttempts)
+        }
+        ringWire()
         if roundTrip > .zero {
-            do { try await clock.sleep(for: roundTrip) } catch { throw .cancelled }
+            do { try await clock.sleep(for: roundTrip) } catch { throw attemptFailed(attempt, .cancelled) }
         } else if Task.isCancelled {
-            throw .cancelled
+            throw attemptFailed(attempt, .cancelled)
         }
         let now = clock.now
-        let index = try state.withLock { (state) throws(TransportError) -> Int in
+        let created = state.withLock { (state) -> Result<Int, TransportError> in
             state.statistics.connectAttempts += 1
             if state.refusing {
                 state.statistics.refused += 1
-                throw .refused
+                return .failure(.refused)
             }
             if let status = state.handshakeStatus {
                 state.statistics.handshakesRejected += 1
-                throw .handshakeRejected(status: status)
+                return .failure(.handshakeRejected(status: status))
             }
-            state.links.append(Link(id: state.links.count + 1, generation: generation, endpoint: endpoint, now: now))
-            return state.links.count - 1
+            state.links.append(
+                Link(id: state.links.count + 1, attempt: attempt, generation: generation, endpoint: endpoint, now: now))
+            return .success(state.links.count - 1)
+        }
+        let index: Int
+        switch created {
+        case .success(let created): index = created
+        case .failure(let error): throw attemptFailed(attempt, error)
         }
         // A hung handshake (or a frozen server) completes only when lifted, or never.
         while true {
@@ -136,6 +162,7 @@ public final class SimulatedNetwork: Transport, Sendable {
                 state.links[index].lastTraffic = now
                 state.held.append(index)
                 state.statistics.connectionsOpened += 1
+                state.record(.opened(attempt, socket: index + 1), at: now)
                 // A hostile server lets the client in, then fails it at once.
                 if let ending = state.hostile?.ending {
                     state.end(index, with: ending, now: now)
@@ -144,8 +171,10 @@ public final class SimulatedNetwork: Transport, Sendable {
                 return .success(true)
             }
             switch outcome {
-            case .failure(let error): throw error
-            case .success(true): return SimulatedConnection(network: self, index: index)
+            case .failure(let error): throw attemptFailed(attempt, error)
+            case .success(true):
+                ringWire()
+                return SimulatedConnection(network: self, index: index)
             case .success(false): break
             }
             await bell.wait(after: epoch)
@@ -154,7 +183,7 @@ public final class SimulatedNetwork: Transport, Sendable {
                     state.links[index].phase = .abandoned
                     state.links[index].clientClosedAt = clock.now
                 }
-                throw .cancelled
+                throw attemptFailed(attempt, .cancelled)
             }
         }
     }
@@ -295,7 +324,15 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// The next client send completes only after the receive that follows it.
     public func delayNextSendCompletion() { state.withLock { $0.delayNextSend = true } }
 
+    /// Records that attempt `attempt` failed with `error`, and returns the error to throw.
+    private func attemptFailed(_ attempt: Int, _ error: TransportError) -> TransportError {
+        state.withLock { $0.record(.attemptFailed(attempt, reason: error.reason), at: clock.now) }
+        ringWire()
+        return error
+    }
+
     private func endAll(with ending: Result<TransportEvent, TransportError>) {
+        defer { ringWire() }
         let now = clock.now
         state.withLock { state in
             state.settleAll(now: now)

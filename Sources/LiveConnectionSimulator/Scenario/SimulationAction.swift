@@ -61,6 +61,21 @@ public enum SimulationAction: Hashable, Sendable {
     case unsubscribe(String)
 }
 
+extension SimulationAction {
+    /// Whether the action changes the world a client lives in (liveness restarts its
+    /// clock; the hot-loop allowance grows). Stale callbacks, duplicates, broadcasts,
+    /// commands, app pings and subscriptions must not cost the connection, so they do not count.
+    /// Arming a delayed send does not either; the monitor counts the stall itself when a
+    /// send is actually held back.
+    public var disruptsTheWorld: Bool {
+        switch self {
+        case .broadcast, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .send, .ping, .subscribe, .unsubscribe:
+            false
+        default: true
+        }
+    }
+}
+
 /// The kinds of late callbacks an old connection can deliver.
 public enum StaleCallback: String, Hashable, Sendable, CaseIterable {
     case message

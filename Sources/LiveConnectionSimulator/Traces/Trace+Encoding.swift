@@ -35,6 +35,8 @@ extension Trace {
         lines.append(("log-capacity", "\(scenario.logCapacity)"))
         lines.append(("feed-topic", TraceToken.word(scenario.feedTopic)))
         if let variant { lines.append(("variant", TraceToken.word(variant))) }
+        if let client { lines.append(("client", TraceToken.word(client))) }
+        if clients != 1 { lines.append(("clients", "\(clients)")) }
         if let expectation { lines.append(("expect", expectation.description)) }
         if let observedBuild, !observed.isEmpty { lines.append(("observed-build", observedBuild.description)) }
         return lines

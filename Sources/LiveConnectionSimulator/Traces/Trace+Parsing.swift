@@ -8,7 +8,7 @@ extension Trace {
         ]
 
     /// Header keys a trace may have.
-    public static let optionalHeaderKeys = ["manager-words", "variant", "expect", "observed-build"]
+    public static let optionalHeaderKeys = ["manager-words", "variant", "client", "clients", "expect", "observed-build"]
 
     /// Reads a trace written by ``encode()`` (or by hand, in the same format).
     ///
@@ -223,6 +223,14 @@ private struct Header {
             variant: try optionalField("variant") { (value) throws(LineProblem) in
                 try Self.singleWord(value, "'variant'")
             },
+            client: try optionalField("client") { (value) throws(LineProblem) in
+                try Self.singleWord(value, "'client'")
+            },
+            clients: try optionalField("clients") { (value) throws(LineProblem) in
+                let count = try TraceNumber.integer(value, "a client count", as: Int.self)
+                guard (1...10_000).contains(count) else { throw LineProblem("'clients' must be 1…10000") }
+                return count
+            } ?? 1,
             expectation: try optionalField("expect", Self.expectation))
     }
 

@@ -34,6 +34,10 @@ public struct Trace: Hashable, Sendable {
     public var generator: GeneratorID
     /// The deliberately broken manager variant the run used, if any.
     public var variant: String?
+    /// The client kind a wire run judged (`livesim explore --client NAME`), if not the manager's own invariants.
+    public var client: String?
+    /// How many clients shared the server in a wire run (a herd when more than one).
+    public var clients: Int
     /// What replaying this trace must show (committed traces in `Traces/` all say).
     public var expectation: Expectation?
     /// What one run of this trace did, for diffing and for replaying in another build.
@@ -52,13 +56,16 @@ public struct Trace: Hashable, Sendable {
     /// The scenario's ``FaultMix`` describes how the schedule was drawn; only the schedule
     /// runs, so the trace keeps the schedule and not the mix.
     public init(
-        scenario: Scenario, generator: GeneratorID, variant: String? = nil, expectation: Expectation? = nil,
+        scenario: Scenario, generator: GeneratorID, variant: String? = nil, client: String? = nil, clients: Int = 1,
+        expectation: Expectation? = nil,
         observed: [ObservedEvent] = []
     ) {
         var scenario = scenario
         scenario.faults = FaultMix(rates: [])
         Self.sortStably(&scenario.schedule)
         self.scenario = scenario
+        self.client = client
+        self.clients = clients
         self.generator = generator
         self.variant = variant
         self.expectation = expectation

@@ -1,0 +1,88 @@
+public import LiveConnection
+
+/// One thing the simulated server (or the wire between it and a client) saw, at its
+/// virtual instant: what a judge that cannot read the client's code has to go on.
+///
+/// ```swift
+/// let network = SimulatedNetwork(clock: clock, recordsWire: true)
+/// // … run a client against it …
+/// for event in network.wireEvents(from: 0) { print(event) }
+/// // "0ms attempt 1 ws://server-0.sim/live?client=0", "0ms opened 1 socket 1", "0ms sent 1 {…}"
+/// ```
+///
+/// Recorded only when the network was made with `recordsWire: true` (the wire-level
+/// oracles need it; the manager's own invariants do not, and skip the cost).
+public struct WireEvent: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// A connection attempt left the client, for this URL (numbered from 1).
+        case attempt(Int, url: String)
+        /// The attempt failed before a socket was open: refused, a handshake status, a
+        /// reset, or the client abandoned it (its connect was cancelled).
+        case attemptFailed(Int, reason: String)
+        /// The attempt's handshake completed: the client holds socket `socket`.
+        case opened(Int, socket: Int)
+        /// The client wrote a data frame on the socket.
+        case sent(socket: Int, text: String)
+        /// The client pinged on the socket.
+        case pinged(socket: Int)
+        /// The client closed the socket (or abandoned it).
+        case closedByClient(socket: Int)
+        /// The server ended the socket: a close frame with this code, or a reset (nil).
+        case endedByServer(socket: Int, code: CloseCode?)
+        /// A receive, send or ping on the socket told the client that it ended; `code` when
+        /// a receive delivered the server's close frame.
+        case told(socket: Int, code: CloseCode?)
+    }
+
+    public var at: VirtualClock.Instant
+    public var kind: Kind
+
+    public var description: String {
+        switch kind {
+        case .attempt(let id, let url): "\(at) attempt \(id) \(url)"
+        case .attemptFailed(let id, let reason): "\(at) attempt \(id) failed: \(reason)"
+        case .opened(let id, let socket): "\(at) attempt \(id) opened socket \(socket)"
+        case .sent(let socket, let text): "\(at) socket \(socket) sent \(text)"
+        case .pinged(let socket): "\(at) socket \(socket) ping"
+        case .closedByClient(let socket): "\(at) socket \(socket) closed by the client"
+        case .endedByServer(let socket, let code):
+            "\(at) socket \(socket) ended by the server: \(code.map { "close \($0)" } ?? "reset")"
+        case .told(let socket, let code):
+            "\(at) socket \(socket): the client learnt it ended\(code.map { " (close \($0) received)" } ?? "")"
+        }
+    }
+}
+
+extension SimulatedNetwork {
+    /// The wire events from position `start` on (empty when the network does not record them).
+    public func wireEvents(from start: Int) -> [WireEvent] {
+        state.withLock { state in
+            guard let wire = state.wire, start < wire.count else { return [] }
+            return Array(wire[start...])
+        }
+    }
+
+    /// Wakes a judge waiting in ``waitForWireEvent(after:)`` (only when recording: free otherwise).
+    func ringWire() {
+        if recordsWire { wireBell.ring() }
+    }
+
+    /// How many wire events were recorded so far.
+    public var wireEventCount: Int { state.withLock { $0.wire?.count ?? 0 } }
+
+    /// Parks until a wire event after the first `count` is recorded (at once if there is one),
+    /// or the task is cancelled. A judge waits here so that it looks after every event.
+    public func waitForWireEvent(after count: Int) async {
+        let epoch = wireBell.epoch
+        guard wireEventCount <= count else { return }
+        await wireBell.wait(after: epoch)
+    }
+}
+
+extension SimulatedNetwork.State {
+    /// Appends a wire event if the network records them (the caller then rings ``SimulatedNetwork/wireBell``).
+    mutating func record(_ kind: WireEvent.Kind, at now: VirtualClock.Instant) {
+        guard wire != nil else { return }
+        wire!.append(WireEvent(at: now, kind: kind))
+    }
+}
