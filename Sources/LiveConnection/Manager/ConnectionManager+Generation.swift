@@ -18,16 +18,25 @@ extension ConnectionManager {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.receiveLoop(g, connection) }
             var closed = false
+            // A failed write is not reported: the receive loop reports the connection's end
+            // with its real reason. Reporting the write's error first hid a terminal close
+            // frame (4003 during resubscription: the manager reconnected after being told
+            // to stop; found from the wire by `livesim explore --client manager`). A socket
+            // that only fails writes misses its pong deadline. Nothing after a failed write
+            // is sent or flushed: a flush would report open without the subscriptions.
+            var writesFailed = false
             orders: for await order in handle.orders {
                 switch order {
                 case .send(let message, let command):
+                    guard !writesFailed else { continue }  // its command is answered at teardown
                     do throws(TransportError) {
                         try await connection.send(message)
                         if let command { await process(.sendCompleted(g, command)) }
                     } catch {
-                        await process(.failed(g, error))
+                        writesFailed = true
                     }
                 case .flush:
+                    guard !writesFailed else { continue }
                     await process(.flushed(g))
                 case .ping:
                     group.addTask {
