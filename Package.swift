@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LiveTestServer", targets: ["LiveTestServer"]),
         .library(name: "Statistics", targets: ["Statistics"]),
         .library(name: "BackoffVerification", targets: ["BackoffVerification"]),
+        .library(name: "LiveConnectionWire", targets: ["LiveConnectionWire"]),
     ],
     targets: [
         // The connection machine, the manager shell and the injection points.
@@ -28,7 +29,7 @@ let package = Package(
             name: "livesim",
             dependencies: [
                 "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport",
-                "LiveConnectionChecker", "LiveTestServer",
+                "LiveConnectionChecker", "LiveTestServer", "LiveConnectionWire", "ExampleClients",
             ],
             swiftSettings: strict),
         // The command line's argument layer in-process (thousands of hostile vectors) and the
@@ -110,6 +111,16 @@ let package = Package(
         .testTarget(
             name: "LiveConnectionCheckerTests",
             dependencies: ["LiveConnectionChecker", "LiveConnection", "LiveConnectionSimulator"],
+            swiftSettings: strict),
+        // Any reconnecting client, judged from the wire: the client seam, the wire rules, the wire world.
+        .target(
+            name: "LiveConnectionWire", dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics"],
+            swiftSettings: strict),
+        // Behavioural replicas of three reconnecting designs iOS guides teach, each with its flaws: the kit's victims.
+        .target(name: "ExampleClients", dependencies: ["LiveConnection", "LiveConnectionWire"], swiftSettings: strict),
+        .testTarget(
+            name: "LiveConnectionWireTests",
+            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection"],
             swiftSettings: strict),
         .executableTarget(
             name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection", "BenchmarkSupport"],

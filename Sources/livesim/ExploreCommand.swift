@@ -7,8 +7,8 @@ extension Command {
         summary: "run many seeds of swarm-tested simulation in parallel and check every invariant",
         usage: """
             usage: livesim explore [--seeds 0..100] [--duration 1h] [--strategy fifo|random|pct]
-                                   [--variant NAME] [--threads N] [--traces DIR] [--overwrite] [--check-determinism]
-                                   [--shard K/N] [--report FILE.json]
+                                   [--variant NAME | --client NAME] [--threads N] [--traces DIR] [--overwrite]
+                                   [--check-determinism] [--shard K/N] [--report FILE.json]
 
               --seeds R      seeds to run (default 0..\(ExploreDefaults.seeds)): 0..300 or 0-300 (0 to 299, no quoting
                              needed), "0..<300" (the same), 0...299 (the same), or 300 (0 to 299);
@@ -16,6 +16,11 @@ extension Command {
               --duration D   \(SimulationUsage.duration); default 1h
               --strategy S   the executor's job order for every seed: fifo, random or pct (default: each seed picks)
               --variant V    the logic to run (default correct): \(SimulationUsage.variants)
+              --client C     judge a reconnecting client from the wire instead of the manager's
+                             invariants; each rule's first failing seed is shrunk and its trace
+                             written to DIR/clients (not with --variant, --strategy,
+                             --check-determinism, --shard or --report). Clients:
+            \(clientHelp)
               --threads N    worker threads, 1 to 256 (default: every core)
               --traces DIR   where the first failure's shrunk trace is written (default Traces)
               --overwrite    replace a trace of the same name (default: write NAME-2.trace, NAME-3.trace, …)
@@ -41,7 +46,9 @@ extension Command {
             let seeds = try arguments.seeds("--seeds", default: 0..<ExploreDefaults.seeds)
             let duration = try arguments.runDuration() ?? .seconds(3600)
             let strategy = try arguments.strategy()
-            let variant = try arguments.variant() ?? .correct
+            let variantChoice = try arguments.variant()
+            let client = try arguments.choice("--client", from: clientCatalogue.names)
+                .flatMap { name in clientCatalogue.kinds.first { $0.name == name } }
             let threads = try arguments.integer("--threads", in: Arguments.threads)
             let traces = try TraceOutput(&arguments, option: "--traces")
             let determinism = try arguments.flag("--check-determinism")
@@ -49,6 +56,14 @@ extension Command {
             let report = try arguments.option("--report")
             if report?.isEmpty == true { throw .invalidValue("--report", "", expected: "a file name") }
             try arguments.finish()
+            if let client {
+                guard variantChoice == nil, strategy == nil, !determinism, shard == nil, report == nil else {
+                    throw .conflict(
+                        "--client judges a client from the wire: no --variant, --strategy, --check-determinism, --shard or --report")
+                }
+                return { exploreClientMain(kind: client, seeds: seeds, duration: duration, threads: threads, traces: traces) }
+            }
+            let variant = variantChoice ?? .correct
             return {
                 try exploreMain(
                     seeds: seeds, shard: shard, duration: duration, strategy: strategy, variant: variant,

@@ -78,6 +78,14 @@ private func replayRun(_ source: ReplaySource, quiet: Bool, output: String?, ove
             scenario: generator.scenario(seed: seed), generator: ScenarioGenerator.traceIdentity, variant: variant)
     }
 
+    if trace.client != nil {
+        // A wire trace: its client kind against the same schedule, judged from the wire.
+        guard output == nil, picture == nil else {
+            throw CommandFailure("a wire trace (client: \(trace.client ?? "")) keeps what the server saw already: no --write or --svg")
+        }
+        return try replayClientTrace(trace, quiet: quiet)
+    }
+
     // A trace file is replayed faithfully even when it came from the other build mode.
     let replay = try trace.replay()
     let result = replay.result

@@ -1,0 +1,97 @@
+public import LiveConnection
+
+/// A reconnecting client the kit can judge from the wire: anything that opens its sockets
+/// through the ``Transport`` it is given, sleeps on the given clock and draws from the
+/// given random source, with structured concurrency only.
+///
+/// ```swift
+/// actor MyClient: WireClient {
+///     init(context: WireClientContext) { … }       // keep context.transport, .clock, .random
+///     func run() async { … }                        // its loops, as children of this call
+///     func perform(_ intent: AppIntent) async {     // what the app asks
+///         switch intent {
+///         case .start(let endpoint): connect(to: endpoint)
+///         case .disconnect: disconnect()
+///         case .activate, .background: break
+///         }
+///     }
+///     func isConnected() async -> Bool? { connected }   // or nil: no probe
+/// }
+/// ```
+///
+/// The simulated world runs ``run()`` as one child of its task group and cancels it at the
+/// end of the run; every socket the client opens, every frame, ping and close it sends,
+/// and every attempt's time is seen by the simulated server, which is all the oracles
+/// judge. The client's internals are never read: only ``isConnected()``, when the client
+/// offers one, is compared with the wire (open only after a handshake, and only after the
+/// subscriptions were sent again).
+public protocol WireClient: Sendable {
+    /// Runs the client's work until the calling task is cancelled.
+    func run() async
+
+    /// The app did something: a screen appeared, the app became active, went to the
+    /// background, or the user asked to disconnect.
+    func perform(_ intent: AppIntent) async
+
+    /// The client's own idea of whether it is connected, or nil if it exposes none.
+    func isConnected() async -> Bool?
+}
+
+/// What the app asks of a client, in the order the scenario drives it.
+///
+/// ```swift
+/// await client.perform(.start(endpoint))   // a screen appeared (or the user asked to connect)
+/// await client.perform(.activate)          // the app became active (foreground)
+/// ```
+public enum AppIntent: Hashable, Sendable, CustomStringConvertible {
+    /// Start (or keep) a connection to this endpoint: a screen appeared, the user asked.
+    case start(Endpoint)
+    /// The app became active (came to the foreground).
+    case activate
+    /// The app went to the background.
+    case background
+    /// The user asked to disconnect: nothing may be sent or opened until the next start.
+    case disconnect
+
+    public var description: String {
+        switch self {
+        case .start(let endpoint): "start \(endpoint)"
+        case .activate: "activate"
+        case .background: "background"
+        case .disconnect: "disconnect"
+        }
+    }
+}
+
+/// Everything a client gets from the simulated world.
+///
+/// ```swift
+/// let context = WireClientContext(transport: network, clock: clock, seed: 7, topics: ["feed"])
+/// let client = MyClient(context: context)
+/// ```
+public struct WireClientContext: Sendable {
+    /// The network: every socket must be opened through it.
+    public var transport: any Transport
+    /// The only clock the client may sleep on.
+    public var clock: any Clock<Duration>
+    /// The seed of the client's random source (see ``makeRandom()``).
+    public var seed: UInt64
+    /// The topics the client subscribes to on every connection.
+    public var topics: [String]
+    /// The wire spelling of subscribe and resume frames the simulated server understands.
+    public var subscriptionProtocol: SubscriptionProtocol
+
+    public init(
+        transport: any Transport, clock: any Clock<Duration>, seed: UInt64, topics: [String],
+        subscriptionProtocol: SubscriptionProtocol = .json
+    ) {
+        self.transport = transport
+        self.clock = clock
+        self.seed = seed
+        self.topics = topics
+        self.subscriptionProtocol = subscriptionProtocol
+    }
+
+    /// A fresh random source for the client, from ``seed``: the client's only randomness.
+    public func makeRandom() -> Xoshiro256StarStar { Xoshiro256StarStar(seed: seed) }
+}

@@ -1,0 +1,267 @@
+import LiveConnection
+import LiveConnectionSimulator
+
+/// What the server has seen of one client so far, and the rules judged as each wire event
+/// arrives. Pure bookkeeping: no I/O, no time of its own.
+///
+/// Failures are counted the way the wire shows them: a failed attempt is one, and an
+/// open socket that ended (the server ended it and the client was told, or the client
+/// gave it up) is one; an open resets the count, and so may an intent (a start or an
+/// activate may reset it or not: both counts are kept and a delay must fit one of them).
+struct ClientLedger {
+    struct Socket {
+        var openedAt: VirtualClock.Instant
+        var subscribed: [String] = []
+        var resumed = false
+        /// This socket must send a resume cursor (the client claims resume and was open before).
+        var needsResume: Bool
+        var closedByClient = false
+        var endedByServer: VirtualClock.Instant?
+        var told = false
+        var failureCounted = false
+        var missingReported = false
+        /// Everything owed was sent: the client may call this an open (the counts start again).
+        var complete = false
+    }
+
+    let index: Int
+    let claims: WireClaims
+    let topics: [String]
+    var sockets: [Int: Socket] = [:]
+    /// Sockets open in the server's view, oldest first.
+    var held: [Int] = []
+    var hasBeenOpen = false
+
+    // Backoff, as the wire shows it. A client may start counting again at the handshake or
+    // once it resubscribed: both are kept, and a delay must fit one of them.
+    var failuresSinceHandshake = 0
+    var failuresSinceOpen = 0
+    /// As if the last open had not happened (a client that never got to report it open:
+    /// its last write was still held back when the socket ended).
+    var failuresSinceEarlierOpen = 0
+    var failuresSinceIntent = 0
+    /// When the client learnt of its last failure (nil: an attempt is in flight or nothing failed).
+    var lastFailureAt: VirtualClock.Instant?
+    /// The last failure was a server ending of an open socket at this instant (a herd candidate).
+    var lastFailureEndedAt: VirtualClock.Instant?
+    var intentSinceFailure = true
+    var refreshPending = false
+    var previousDelay: Duration?
+    var automaticAttempts = 0
+
+    // Intents and stops.
+    var wanted = false
+    var active = true
+    var stoppedSince: VirtualClock.Instant?
+    var stopReason = ""
+    /// A socket the client closes (or an attempt it abandons) at the instant of an intent
+    /// was closed for the intent, not because something failed.
+    var lastIntentAt: VirtualClock.Instant?
+
+    // Rate, statistics.
+    var recentAttempts: [VirtualClock.Instant] = []
+    var fitSamples: [Double] = []
+    /// First retries after a server ending of an open socket: (ending instant, attempt instant, offset).
+    var herdRetries: [(endedAt: VirtualClock.Instant, attemptAt: VirtualClock.Instant, offset: Duration)] = []
+
+    init(index: Int, claims: WireClaims, topics: [String]) {
+        self.index = index
+        self.claims = claims
+        self.topics = topics
+    }
+
+    typealias Report = (WireRule, String) -> Void
+
+    mutating func intent(_ intent: AppIntent, at now: VirtualClock.Instant) {
+        lastIntentAt = now
+        intentSinceFailure = true
+        automaticAttempts = 0
+        switch intent {
+        case .start:
+            wanted = true
+            stoppedSince = nil
+            failuresSinceIntent = 0
+        case .activate:
+            active = true
+            failuresSinceIntent = 0
+        case .background:
+            active = false
+        case .disconnect:
+            wanted = false
+            if stoppedSince == nil {
+                stoppedSince = now
+                stopReason = "the app disconnected at \(now)"
+            }
+        }
+    }
+
+    mutating func attempt(at now: VirtualClock.Instant, rateAllowance: Int, report: Report) {
+        if let stopped = stoppedSince, now > stopped {
+            report(.quietAfterStop, "connection attempt at \(now) after \(stopReason)")
+        }
+        recentAttempts.append(now)
+        recentAttempts.removeAll { $0 < now - .seconds(60) }
+        if recentAttempts.count > rateAllowance {
+            report(.attemptRate, "\(recentAttempts.count) attempts in the last minute; the claimed backoff and the disruptions explain \(rateAllowance)")
+        }
+        defer {
+            lastFailureAt = nil
+            lastFailureEndedAt = nil
+            refreshPending = false
+        }
+        guard let failedAt = lastFailureAt, !intentSinceFailure else {
+            automaticAttempts = 0
+            return
+        }
+        automaticAttempts += 1
+        if let limit = claims.retryLimit, automaticAttempts > limit {
+            report(.retryLimitKept, "automatic attempt \(automaticAttempts) in a row, though the client claims to give up after \(limit)")
+        }
+        let delay = now - failedAt
+        judgeDelay(delay, report: report)
+        if let endedAt = lastFailureEndedAt, failuresSinceOpen == 1, !refreshPending {
+            herdRetries.append((endedAt, now, delay))
+        }
+        previousDelay = delay
+    }
+
+    /// The delay must be possible after n failures, for an n between the failures since the
+    /// last intent and those since the last open (one fewer after a refresh code).
+    private mutating func judgeDelay(_ delay: Duration, report: Report) {
+        let counts: [Int] = [failuresSinceIntent, failuresSinceOpen, failuresSinceHandshake, failuresSinceEarlierOpen]
+        let high: Int = counts.max()!
+        let fewest: Int = counts.min()!
+        let low: Int = refreshPending ? max(0, fewest - 1) : fewest
+        guard high >= 1 else { return }
+        let fits = (low...high).contains { n in
+            [previousDelay, nil].contains { claims.backoff.distribution(n, $0).bounds.contains(delay) }
+        }
+        if !fits {
+            let claimed = claims.backoff.distribution(high, previousDelay)
+            report(
+                .backoffWithinClaim,
+                "retried after \(delay.traceFormatted) with \(low == high ? "\(high)" : "\(low)…\(high)") failures seen on the wire; "
+                    + "the claim (\(claims.backoff)) allows \(claimed.bounds.lowerBound.traceFormatted)…\(claimed.bounds.upperBound.traceFormatted) after \(high)")
+        }
+        // Only unambiguous, continuous cases feed the fit: its probability transform must be exact.
+        if low == high, !refreshPending, case .uniform(let range) = claims.backoff.distribution(high, previousDelay),
+            range.upperBound > range.lowerBound
+        {
+            fitSamples.append(claims.backoff.distribution(high, previousDelay).cdf(delay))
+        }
+    }
+
+    mutating func attemptFailed(reason: String, at now: VirtualClock.Instant) {
+        if reason != TransportError.cancelled.reason || now != lastIntentAt { fail(at: now, endedAt: nil) }
+        let words = reason.split(separator: " ")
+        if words.count == 2, words[0] == "handshake", let status = Int(words[1]) {
+            if claims.terminalHandshakeStatuses.contains(status), stoppedSince == nil {
+                stoppedSince = now
+                stopReason = "a terminal handshake status \(status) at \(now)"
+            }
+            if claims.refreshHandshakeStatuses.contains(status) { refreshPending = true }
+        }
+    }
+
+    mutating func opened(socket: Int, at now: VirtualClock.Instant) {
+        sockets[socket] = Socket(openedAt: now, needsResume: claims.resumes && hasBeenOpen)
+        held.append(socket)
+        failuresSinceHandshake = 0
+        failuresSinceIntent = 0
+        automaticAttempts = 0
+        lastFailureAt = nil
+        completeIfOwedNothing(socket)
+    }
+
+    /// The socket sent all it owed: an open as any client would report it.
+    private mutating func completeIfOwedNothing(_ socket: Int) {
+        guard let state = sockets[socket], !state.complete, missing(on: socket).isEmpty else { return }
+        sockets[socket]!.complete = true
+        hasBeenOpen = true
+        failuresSinceEarlierOpen = failuresSinceOpen
+        failuresSinceOpen = 0
+        previousDelay = nil
+    }
+
+    /// - Parameter drainingStall: the socket's writer was stalled and just let go of the
+    ///   frames queued behind the stall (written before the stop, leaving now).
+    mutating func sent(socket: Int, text: String, at now: VirtualClock.Instant, drainingStall: Bool, report: Report) {
+        if let stopped = stoppedSince, now > stopped, !drainingStall {
+            report(.quietAfterStop, "socket \(socket) sent \(text) at \(now) after \(stopReason)")
+        }
+        if let topic = Self.subscribedTopic(text) {
+            sockets[socket]?.subscribed.append(topic)
+        } else if text.hasPrefix(#"{"type":"resume""#) {
+            sockets[socket]?.resumed = true
+        }
+        completeIfOwedNothing(socket)
+    }
+
+    mutating func pinged(socket: Int, at now: VirtualClock.Instant, report: Report) {
+        if let stopped = stoppedSince, now > stopped {
+            report(.quietAfterStop, "socket \(socket) pinged at \(now) after \(stopReason)")
+        }
+    }
+
+    mutating func closedByClient(socket: Int, at now: VirtualClock.Instant) {
+        guard sockets[socket] != nil else { return }
+        sockets[socket]!.closedByClient = true
+        held.removeAll { $0 == socket }
+        if !sockets[socket]!.failureCounted {
+            sockets[socket]!.failureCounted = true
+            if now != lastIntentAt { fail(at: now, endedAt: nil) }
+        } else if lastFailureAt != nil {
+            // Told earlier, acting now (a pong deadline after an ignored ping error): the
+            // client's wait starts when it gives the socket up.
+            lastFailureAt = now
+        }
+    }
+
+    mutating func endedByServer(socket: Int, at now: VirtualClock.Instant) {
+        guard sockets[socket] != nil else { return }
+        sockets[socket]!.endedByServer = now
+        held.removeAll { $0 == socket }
+    }
+
+    /// The client learnt that the socket ended; `code` if it received the close frame
+    /// (a terminal code counts only once received: a frozen socket never delivers it).
+    mutating func told(socket: Int, code: CloseCode?, at now: VirtualClock.Instant) {
+        if let code {
+            if claims.terminalCloseCodes.contains(code), stoppedSince == nil {
+                stoppedSince = now
+                stopReason = "receiving the terminal close code \(code) at \(now)"
+            }
+            if claims.refreshCloseCodes.contains(code) { refreshPending = true }
+        }
+        guard sockets[socket] != nil, !sockets[socket]!.told else { return }
+        sockets[socket]!.told = true
+        guard !sockets[socket]!.failureCounted else { return }
+        sockets[socket]!.failureCounted = true
+        fail(at: now, endedAt: sockets[socket]!.endedByServer)
+    }
+
+    private mutating func fail(at now: VirtualClock.Instant, endedAt: VirtualClock.Instant?) {
+        failuresSinceHandshake += 1
+        failuresSinceOpen += 1
+        failuresSinceEarlierOpen += 1
+        failuresSinceIntent += 1
+        lastFailureAt = now
+        lastFailureEndedAt = endedAt
+        intentSinceFailure = false
+    }
+
+    /// What a socket still owes before the client may say open: missing topics, and the resume cursor.
+    func missing(on socket: Int) -> [String] {
+        guard let state = sockets[socket] else { return [] }
+        var missing = topics.filter { !state.subscribed.contains($0) }
+        if state.needsResume && !state.resumed { missing.append("resume") }
+        return missing
+    }
+
+    /// The topic of a subscribe frame in the server's protocol (`{"type":"subscribe","topic":"…"}`).
+    static func subscribedTopic(_ text: String) -> String? {
+        let prefix = #"{"type":"subscribe","topic":""#
+        guard text.hasPrefix(prefix), text.hasSuffix(#""}"#) else { return nil }
+        return String(text.dropFirst(prefix.count).dropLast(2))
+    }
+}

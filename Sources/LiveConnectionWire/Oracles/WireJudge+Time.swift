@@ -1,0 +1,73 @@
+import LiveConnection
+import LiveConnectionSimulator
+
+// The rules that depend on how much time passed: run after every wire event the judge
+// reads, after every scheduled action, and once at the end of the run.
+extension WireJudge {
+    func checkTime(_ state: inout State, now: VirtualClock.Instant) {
+        checkSockets(&state, now: now)
+        checkDeadPeers(&state, now: now)
+        checkReconnects(&state, now: now)
+    }
+
+    /// One socket per client (a second may overlap for the grace), and every socket
+    /// resubscribed within the slack of its open.
+    private func checkSockets(_ state: inout State, now: VirtualClock.Instant) {
+        for client in state.ledgers.indices {
+            state.checks += 2
+            let ledger = state.ledgers[client]
+            if ledger.held.count >= 2, let newest = ledger.sockets[ledger.held[ledger.held.count - 1]],
+                now - newest.openedAt > Self.overlapGrace
+            {
+                let names = ledger.held.map { "socket \($0) (open since \(ledger.sockets[$0]!.openedAt))" }
+                report(&state, .oneSocket, client, now, "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
+            }
+            for socket in ledger.held where !ledger.sockets[socket]!.missingReported {
+                guard now - ledger.sockets[socket]!.openedAt > Self.slack else { continue }
+                let missing = ledger.missing(on: socket)
+                guard !missing.isEmpty else { continue }
+                state.ledgers[client].sockets[socket]!.missingReported = true
+                report(
+                    &state, .resubscribedBeforeOpen, client, now,
+                    "socket \(socket), open since \(ledger.sockets[socket]!.openedAt), never sent \(missing): broadcasts since went nowhere")
+            }
+        }
+    }
+
+    /// A socket the peer went silent on (frozen, dropped by an idle timeout, ended without
+    /// the client hearing) must be given up within the claimed P + T.
+    private func checkDeadPeers(_ state: inout State, now: VirtualClock.Instant) {
+        for link in network.heldLinks() {
+            state.checks += 1
+            guard let dead = link.deadSince, let client = state.socketOwner[link.id],
+                let socket = state.ledgers[client].sockets[link.id], !socket.told
+            else { continue }
+            let deadline = max(dead, socket.openedAt) + claims.deadPeerBound + Self.slack
+            if now > deadline {
+                report(
+                    &state, .deadPeerGivenUp, client, now,
+                    "socket \(link.id) has heard nothing since \(dead) and is still held at \(now) (claimed P + T = \(claims.deadPeerBound.traceFormatted))")
+            }
+        }
+    }
+
+    /// Started, active, not stopped, the server healthy for the bound: a socket is open.
+    private func checkReconnects(_ state: inout State, now: VirtualClock.Instant) {
+        guard network.acceptsConnections, network.idleTimeout == nil else {
+            state.healthySince = nil
+            return
+        }
+        let since = state.healthySince ?? now
+        state.healthySince = since
+        guard now - since > reconnectBound else { return }
+        for client in state.ledgers.indices {
+            state.checks += 1
+            let ledger = state.ledgers[client]
+            guard ledger.wanted, ledger.active, ledger.stoppedSince == nil, ledger.held.isEmpty else { continue }
+            report(
+                &state, .reconnects, client, now,
+                "the server has been healthy since \(since), the app started the client, yet no socket is open at \(now) "
+                    + "(bound \(reconnectBound.traceFormatted): connect timeout + 2 × P + T + the largest claimed delay + 2 s)")
+        }
+    }
+}

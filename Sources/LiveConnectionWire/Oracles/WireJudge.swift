@@ -1,0 +1,214 @@
+import LiveConnection
+public import LiveConnectionSimulator
+import Synchronization
+
+/// Judges every client of a run from the wire: reads the simulated server's events as
+/// they happen, hears the app's intents and the optional probes, and records each rule's
+/// first violation per client.
+///
+/// ```swift
+/// let judge = WireJudge(claims: kind.claims, clients: 1, topics: ["feed"], network: network, clock: clock)
+/// judge.intent(.start(endpoint))
+/// judge.check()        // after every scheduled action and wire event
+/// judge.endRun()       // the time rules at the end instant
+/// judge.finish()       // the statistical rules, on the whole run
+/// judge.violations
+/// ```
+///
+/// Everything it knows comes from ``SimulatedNetwork/wireEvents(from:)``, the network's
+/// public truth about held sockets (``SimulatedNetwork/heldLinks()``), the schedule's
+/// disruptions, and what the client's probe says; never from the client's internals.
+public final class WireJudge: Sendable {
+    struct State {
+        var ledgers: [ClientLedger]
+        var consumed = 0
+        /// Socket → client, and attempt → client, from the URLs the attempts named.
+        var socketOwner: [Int: Int] = [:]
+        var attemptOwner: [Int: Int] = [:]
+        var disruptions: [VirtualClock.Instant] = []
+        var healthySince: VirtualClock.Instant?
+        var violations: [WireViolation] = []
+        var reported: Set<String> = []
+        var checks = 0
+        /// The run is over: the clients are being torn down, and what they do no longer counts.
+        var ended = false
+    }
+
+    let claims: WireClaims
+    let network: SimulatedNetwork
+    let clock: VirtualClock
+    let state: Mutex<State>
+    /// Attempts per minute the claimed backoff explains on its own (as the manager's own monitor computes it).
+    let rateAllowance: Int
+    /// Started, active, healthy for this long: a socket must be open.
+    let reconnectBound: Duration
+    /// A second socket may overlap the first this long (its close is queued behind its writes).
+    static let overlapGrace = Duration.seconds(2)
+    /// Round trips and a stalled write on top of a claimed bound.
+    static let slack = Duration.seconds(2)
+
+    public init(claims: WireClaims, clients: Int, topics: [String], network: SimulatedNetwork, clock: VirtualClock) {
+        self.claims = claims
+        self.network = network
+        self.clock = clock
+        let ledgers = (0..<clients).map { ClientLedger(index: $0, claims: claims, topics: topics) }
+        state = Mutex(State(ledgers: ledgers))
+        var floor = Double.infinity
+        for failures in 1...64 { floor = min(floor, claims.backoff.distribution(failures, nil).meanSeconds) }
+        rateAllowance = 10 + Int(3 * 60 / max(floor, 0.001))
+        reconnectBound = claims.connectTimeout + claims.deadPeerBound * 2 + claims.backoff.maximum + Self.slack
+    }
+
+    /// Every violation so far (the first of each rule per client), in the order found.
+    public var violations: [WireViolation] { state.withLock { $0.violations } }
+    public var hasViolation: Bool { state.withLock { !$0.violations.isEmpty } }
+    public var checks: Int { state.withLock { $0.checks } }
+
+    /// The client a URL names (`?client=K`; 0 without one).
+    public static func client(of url: String) -> Int {
+        guard let range = url.range(of: "client=") else { return 0 }
+        return Int(url[range.upperBound...].prefix { $0.isNumber }) ?? 0
+    }
+
+    // MARK: Inputs
+
+    /// The app did `intent` on client `client` (all clients when nil).
+    public func intent(_ intent: AppIntent, client: Int? = nil) {
+        let now = clock.now
+        state.withLock { state in
+            ingest(&state)
+            for index in state.ledgers.indices where client == nil || client == index {
+                state.ledgers[index].intent(intent, at: now)
+            }
+        }
+    }
+
+    /// Something outside the clients changed the world (a fault, a restart): the attempt
+    /// rate may rise by two, and the healthy stretch starts again.
+    public func disruption() {
+        let now = clock.now
+        state.withLock { state in
+            state.disruptions.append(now)
+            state.disruptions.removeAll { $0 < now - .seconds(60) }
+            state.healthySince = nil
+        }
+    }
+
+    /// Before asking client `client` whether it is connected: what would be wrong with a
+    /// "yes" against the wire as read now. Hand it back with the answer to ``answer(_:connected:)``.
+    public func ask(client: Int) -> WireQuestion {
+        state.withLock { state in
+            ingest(&state)
+            return WireQuestion(client: client, problem: probeProblem(state.ledgers[client]))
+        }
+    }
+
+    /// The client's answer. Its true moment lies between the question and now, so a "yes"
+    /// is judged wrong only if it is wrong against the wire at both ends.
+    public func answer(_ question: WireQuestion, connected: Bool) {
+        let now = clock.now
+        state.withLock { state in
+            guard connected, !state.ended, question.problem != nil else { return }
+            state.checks += 1
+            ingest(&state)
+            guard let after = probeProblem(state.ledgers[question.client]) else { return }
+            report(&state, after.rule, question.client, now, "says connected at \(now), but \(after.detail)")
+        }
+    }
+
+    /// What is wrong with a client saying "connected", against the wire as read so far.
+    private func probeProblem(_ ledger: ClientLedger) -> (rule: WireRule, detail: String)? {
+        // The newest socket the client has not closed (the server may have ended it: the client may not know yet).
+        let unclosed: [Int] = ledger.sockets.filter { !$0.value.closedByClient }.map { $0.key }
+        guard let socket = unclosed.max() else {
+            return (rule: WireRule.openAfterHandshake, detail: "it holds no socket whose handshake completed")
+        }
+        let missing: [String] = ledger.missing(on: socket)
+        if missing.isEmpty { return nil }
+        let detail: String = "socket \(socket) has not sent \(missing)"
+        return (rule: WireRule.resubscribedBeforeOpen, detail: detail)
+    }
+
+    /// Reads new wire events and runs the rules that depend on time.
+    public func check() {
+        let now = clock.now
+        state.withLock { state in
+            ingest(&state)
+            guard !state.ended else { return }
+            checkTime(&state, now: now)
+        }
+    }
+
+    /// The run is over: judges the time rules at the end instant, then ignores what
+    /// happens while the clients are torn down.
+    public func endRun() {
+        let now = clock.now
+        state.withLock { state in
+            ingest(&state)
+            checkTime(&state, now: now)
+            state.ended = true
+        }
+    }
+
+    // MARK: Reading the wire
+
+    func ingest(_ state: inout State) {
+        let events = network.wireEvents(from: state.consumed)
+        state.consumed += events.count
+        for event in events {
+            state.checks += 1
+            let now = event.at
+            var found: [(WireRule, String)] = []
+            func note(_ rule: WireRule, _ detail: String) { found.append((rule, detail)) }
+            var owner: Int?
+            switch event.kind {
+            case .attempt(let id, let url):
+                let client = min(Self.client(of: url), state.ledgers.count - 1)
+                owner = client
+                state.attemptOwner[id] = client
+                let recent = state.disruptions.filter { $0 >= now - .seconds(60) }.count
+                state.ledgers[client].attempt(at: now, rateAllowance: rateAllowance + 2 * recent, report: note)
+            case .attemptFailed(let id, let reason):
+                guard let client = state.attemptOwner[id] else { continue }
+                state.ledgers[client].attemptFailed(reason: reason, at: now)
+            case .opened(let id, let socket):
+                guard let client = state.attemptOwner[id] else { continue }
+                state.socketOwner[socket] = client
+                state.ledgers[client].opened(socket: socket, at: now)
+            case .sent(let socket, let text):
+                guard let client = state.socketOwner[socket] else { continue }
+                owner = client
+                let stallEnded: VirtualClock.Instant? = network.link(socket: socket)?.lastStallEndedAt
+                let draining: Bool = stallEnded == now
+                state.ledgers[client].sent(socket: socket, text: text, at: now, drainingStall: draining, report: note)
+            case .pinged(let socket):
+                guard let client = state.socketOwner[socket] else { continue }
+                owner = client
+                state.ledgers[client].pinged(socket: socket, at: now, report: note)
+            case .closedByClient(let socket):
+                guard let client = state.socketOwner[socket] else { continue }
+                state.ledgers[client].closedByClient(socket: socket, at: now)
+            case .endedByServer(let socket, _):
+                guard let client = state.socketOwner[socket] else { continue }
+                state.ledgers[client].endedByServer(socket: socket, at: now)
+            case .told(let socket, let code):
+                guard let client = state.socketOwner[socket] else { continue }
+                state.ledgers[client].told(socket: socket, code: code, at: now)
+            }
+            if let owner, !state.ended {
+                for (rule, detail) in found { report(&state, rule, owner, now, detail) }
+            }
+        }
+    }
+
+    func report(_ state: inout State, _ rule: WireRule, _ client: Int, _ now: VirtualClock.Instant, _ detail: String) {
+        guard state.reported.insert("\(rule.name) \(client)").inserted else { return }
+        state.violations.append(WireViolation(rule: rule, at: now.sinceStart, client: client, detail: detail))
+    }
+}
+
+/// A probe in flight: which client, and what a "yes" would contradict when it was asked.
+public struct WireQuestion: Sendable {
+    let client: Int
+    let problem: (rule: WireRule, detail: String)?
+}

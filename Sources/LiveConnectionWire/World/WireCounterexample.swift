@@ -1,0 +1,54 @@
+public import LiveConnectionSimulator
+
+/// A failing wire run shrunk to a small schedule that breaks the same rule, ready to be
+/// saved as a trace.
+///
+/// ```swift
+/// let scenario = WireScenarioGenerator().scenario(seed: 12)
+/// let counterexample = WireCounterexample.shrink(scenario, kind: kind, rule: .oneSocket)
+/// try TraceLibrary(directory: url).write(counterexample.trace, named: counterexample.fileName)
+/// ```
+///
+/// The shrinker is the simulator's (``ScheduleShrinker``: ddmin, simpler arguments,
+/// earlier times); each candidate is a whole wire run; the shrunk run is re-run with its
+/// wire log, which becomes the trace's observed section: what the server saw.
+public struct WireCounterexample: Sendable {
+    public var original: WireScenario
+    public var shrunk: WireScenario
+    public var rule: WireRule
+    public var client: String
+    /// The shrunk run, with its wire log.
+    public var result: WireRunResult
+    public var shrinking: ScheduleShrinker.Result
+
+    /// `<client>-<rule>-seed<N>.trace`.
+    public var fileName: String { TraceLibrary.fileName(invariant: rule.name, seed: original.base.seed, variant: client) }
+
+    /// The trace: the shrunk scenario, the client, `expect: violation <rule>`, and what the server saw.
+    public var trace: Trace {
+        let violations = result.violations.map { ObservedEvent(at: $0.at, "violation \($0.rule.name): \($0.detail)") }
+        let wire = result.wire.compactMap(ObservedEvent.init(runLogLine:))
+        // What the server saw, then the verdicts, in time order (equal times keep that order).
+        let observed = (wire + violations).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+            .map(\.element)
+        return Trace(
+            wire: shrunk, generator: WireScenarioGenerator.traceIdentity, client: client,
+            expectation: .violation(rule.name), observed: observed)
+    }
+
+    public static func shrink(
+        _ scenario: WireScenario, kind: ClientKind, rule: WireRule, maximumAttempts: Int = 400
+    ) -> WireCounterexample {
+        func stillFails(_ schedule: [ScheduledAction]) -> Bool {
+            var candidate = scenario
+            candidate.base.schedule = schedule
+            return WireRun(candidate, kind: kind, recordsLog: false).run().violations.contains { $0.rule == rule }
+        }
+        let shrinking = ScheduleShrinker(maximumAttempts: maximumAttempts).shrink(scenario.base.schedule, stillFails: stillFails)
+        var shrunk = scenario
+        shrunk.base.schedule = shrinking.schedule
+        let result = WireRun(shrunk, kind: kind).run()
+        return WireCounterexample(
+            original: scenario, shrunk: shrunk, rule: rule, client: kind.name, result: result, shrinking: shrinking)
+    }
+}

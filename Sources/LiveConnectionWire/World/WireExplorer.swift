@@ -1,0 +1,123 @@
+import Foundation
+import LiveConnectionSimulator
+import Synchronization
+
+/// Runs many seeds of the wire world for one client kind, in parallel, and adds up what
+/// the rules found.
+///
+/// ```swift
+/// let summary = WireExplorer(seeds: 0..<1_000, kind: ManagerClient.kind()).run()
+/// for (rule, runs) in summary.violatingRuns where runs > 0 { print(rule, runs) }
+/// summary.firstFailure(of: .oneSocket)?.seed
+/// ```
+///
+/// Like ``Explorer``: each worker thread takes the next seed, runs it without a log and
+/// folds the verdict into its own summary; the merged summary does not depend on the
+/// number of threads (failures are kept by seed).
+public struct WireExplorer: Sendable {
+    public var seeds: Range<UInt64>
+    public var generator: WireScenarioGenerator
+    public var kind: ClientKind
+    public var threads: Int
+
+    public init(seeds: Range<UInt64>, generator: WireScenarioGenerator = WireScenarioGenerator(), kind: ClientKind, threads: Int? = nil) {
+        self.seeds = seeds
+        self.generator = generator
+        self.kind = kind
+        self.threads = max(1, threads ?? Explorer.processorCount)
+    }
+
+    public func run(progress: (@Sendable (_ finished: Int, _ failed: Int) -> Void)? = nil) -> WireExplorationSummary {
+        let next = Atomic<UInt64>(seeds.lowerBound)
+        let finished = Atomic<Int>(0)
+        let failed = Atomic<Int>(0)
+        let results = Mutex<[WireExplorationSummary]>([])
+        let done = DispatchSemaphore(value: 0)
+        let workers = min(threads, max(1, seeds.count))
+        for _ in 0..<workers {
+            let thread = Thread { [self] in
+                var summary = WireExplorationSummary(client: kind.name)
+                while true {
+                    let seed = next.add(1, ordering: .relaxed).oldValue
+                    guard seed < seeds.upperBound else { break }
+                    let result = WireRun(generator.scenario(seed: seed), kind: kind, recordsLog: false).run()
+                    summary.add(result)
+                    let failures = result.passed ? failed.load(ordering: .relaxed) : failed.add(1, ordering: .relaxed).newValue
+                    progress?(finished.add(1, ordering: .relaxed).newValue, failures)
+                }
+                results.withLock { $0.append(summary) }
+                done.signal()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        for _ in 0..<workers { done.wait() }
+        return results.withLock { summaries in
+            summaries.reduce(WireExplorationSummary(client: kind.name)) { $0.merged(with: $1) }
+        }
+    }
+}
+
+/// What a wire exploration found, summed over its runs.
+public struct WireExplorationSummary: Sendable {
+    public struct Failure: Sendable {
+        public var seed: UInt64
+        public var clients: Int
+        public var violations: [WireViolation]
+        public var deadlocked: Bool
+    }
+
+    public var client: String
+    public var runs = 0
+    public var herdRuns = 0
+    public var simulatedTime: Duration = .zero
+    public var checks = 0
+    public var jobsRun = 0
+    /// Runs that violated each rule, in ``WireRule/all`` order.
+    public var violatingRuns: [(rule: WireRule, runs: Int)] = WireRule.all.map { ($0, 0) }
+    public var deadlocks = 0
+    /// Failing runs, by seed (at most ``failureLimit``).
+    public var failures: [Failure] = []
+    public var failureCount = 0
+    public static let failureLimit = 1_000
+
+    public init(client: String) { self.client = client }
+
+    mutating func add(_ result: WireRunResult) {
+        runs += 1
+        if result.clients > 1 { herdRuns += 1 }
+        simulatedTime += result.simulatedTime
+        checks += result.checks
+        jobsRun += result.jobsRun
+        for index in violatingRuns.indices where result.violations.contains(where: { $0.rule == violatingRuns[index].rule }) {
+            violatingRuns[index].runs += 1
+        }
+        if result.deadlocked { deadlocks += 1 }
+        guard !result.passed else { return }
+        failureCount += 1
+        failures.append(Failure(seed: result.seed, clients: result.clients, violations: result.violations, deadlocked: result.deadlocked))
+        failures.sort { $0.seed < $1.seed }
+        if failures.count > Self.failureLimit { failures.removeLast() }
+    }
+
+    func merged(with other: WireExplorationSummary) -> WireExplorationSummary {
+        var sum = self
+        sum.runs += other.runs
+        sum.herdRuns += other.herdRuns
+        sum.simulatedTime += other.simulatedTime
+        sum.checks += other.checks
+        sum.jobsRun += other.jobsRun
+        for index in sum.violatingRuns.indices { sum.violatingRuns[index].runs += other.violatingRuns[index].runs }
+        sum.deadlocks += other.deadlocks
+        sum.failureCount += other.failureCount
+        sum.failures = Array((sum.failures + other.failures).sorted { $0.seed < $1.seed }.prefix(Self.failureLimit))
+        return sum
+    }
+
+    /// The first failing seed that broke `rule`.
+    public func firstFailure(of rule: WireRule) -> Failure? {
+        failures.first { $0.violations.contains { $0.rule == rule } }
+    }
+
+    public var passed: Bool { failureCount == 0 }
+}

@@ -1,0 +1,139 @@
+import Foundation
+public import LiveConnection
+import LiveConnectionSimulator
+
+/// Runs one ``WireScenario`` with clients of one ``ClientKind`` against the simulated
+/// server, and judges them from the wire.
+///
+/// ```swift
+/// let scenario = WireScenarioGenerator().scenario(seed: 3)
+/// let result = WireRun(scenario, kind: ManagerClient.kind()).run()
+/// for violation in result.violations { print(violation) }
+/// ```
+///
+/// Synchronous and self-contained, like ``SimulationRun``: its own clock, executor,
+/// network and clients; the same scenario gives the same verdict on the same build. The
+/// driver applies the schedule (server actions to the network, intents to every client);
+/// a prober wakes on every wire event and asks each client's probe. A run goes on after
+/// a violation (each rule is reported once per client), so one flaw does not hide another.
+public struct WireRun: Sendable {
+    public var scenario: WireScenario
+    public var kind: ClientKind
+    /// Keep the wire log as text (traces) or only the verdict (exploration).
+    public var recordsLog: Bool
+
+    public init(_ scenario: WireScenario, kind: ClientKind, recordsLog: Bool = true) {
+        self.scenario = scenario
+        self.kind = kind
+        self.recordsLog = recordsLog
+    }
+
+    /// The URL client `client` uses for simulated endpoint `index`.
+    public static func endpoint(_ index: Int, client: Int) -> Endpoint {
+        Endpoint(url: URL(string: "ws://server-\(index).sim/live?client=\(client)")!)
+    }
+
+    public func run() -> WireRunResult {
+        let base = scenario.base
+        switch base.strategy {
+        case .fifo: return run(strategy: FIFOScheduling())
+        case .random(let seed): return run(strategy: RandomScheduling(seed: seed))
+        case .pct(let seed, let depth): return run(strategy: PCTScheduling(seed: seed, depth: depth))
+        }
+    }
+
+    private func run<Strategy: SchedulingStrategy>(strategy: Strategy) -> WireRunResult {
+        let base = scenario.base
+        let count = scenario.clients
+        let kind = self.kind
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock, logCapacity: base.logCapacity, recordsWire: true)
+        let topics = [base.feedTopic]
+        let judge = WireJudge(claims: kind.claims, clients: count, topics: topics, network: network, clock: clock)
+        let outcome = Simulation.run(strategy: strategy, clock: clock, until: base.duration + .seconds(60), jobLimit: 20_000_000) {
+            var split = SplitMix64(seed: base.managerSeed)
+            let clients = (0..<count).map { _ in
+                kind.make(WireClientContext(transport: network, clock: clock, seed: split.nextWord(), topics: topics))
+            }
+            await withDiscardingTaskGroup { group in
+                for client in clients { group.addTask { await client.run() } }
+                group.addTask { await Self.probe(clients, judge: judge, network: network) }
+                await Self.drive(base, clients: clients, judge: judge, network: network, clock: clock)
+                judge.endRun()
+                group.cancelAll()
+            }
+        }
+        judge.finish()
+        let log = recordsLog ? network.wireEvents(from: 0).map(\.description) : []
+        return WireRunResult(
+            seed: base.seed, client: kind.name, clients: count, violations: judge.violations, wire: log,
+            checks: judge.checks, simulatedTime: outcome.finalTime.sinceStart, jobsRun: outcome.jobsRun,
+            deadlocked: !outcome.bodyFinished && !judge.hasViolation)
+    }
+
+    /// Applies the schedule at its virtual times.
+    private static func drive(
+        _ base: Scenario, clients: [any WireClient], judge: WireJudge, network: SimulatedNetwork, clock: VirtualClock
+    ) async {
+        let start = clock.now
+        for scheduled in base.schedule where scheduled.at < base.duration {
+            do { try await clock.sleep(until: start + scheduled.at) } catch { return }
+            if scheduled.action.disruptsTheWorld { judge.disruption() }
+            if network.apply(scheduled.action) {
+                // A server or network action: done.
+            } else if case .deliverStale(let callback) = scheduled.action {
+                // The network half only: the held socket delivers a callback late once closed.
+                network.armLateCallback(callback)
+            } else if let intent = intent(for: scheduled.action) {
+                judge.intent(intent(0))
+                for (index, client) in clients.enumerated() { await client.perform(intent(index)) }
+            }
+            judge.check()
+        }
+        do { try await clock.sleep(until: start + base.duration) } catch { return }
+        judge.check()
+    }
+
+    /// The app intent an action stands for (per client: each client has its own URL).
+    static func intent(for action: SimulationAction) -> ((Int) -> AppIntent)? {
+        switch action {
+        case .connect(let index): { .start(Self.endpoint(index, client: $0)) }
+        case .foreground: { _ in .activate }
+        case .background: { _ in .background }
+        case .disconnect: { _ in .disconnect }
+        default: nil
+        }
+    }
+
+    /// Wakes on every wire event and asks each client whether it thinks it is connected.
+    private static func probe(_ clients: [any WireClient], judge: WireJudge, network: SimulatedNetwork) async {
+        var seen = 0
+        while !Task.isCancelled {
+            await network.waitForWireEvent(after: seen)
+            seen = network.wireEventCount
+            judge.check()
+            for (index, client) in clients.enumerated() {
+                let question = judge.ask(client: index)
+                if let connected = await client.isConnected() { judge.answer(question, connected: connected) }
+            }
+        }
+    }
+}
+
+/// What one ``WireRun`` found.
+public struct WireRunResult: Sendable {
+    public var seed: UInt64
+    public var client: String
+    public var clients: Int
+    /// The first violation of each rule per client, in the order found.
+    public var violations: [WireViolation]
+    /// What the server saw, one line per event (empty when the run kept no log).
+    public var wire: [String]
+    public var checks: Int
+    public var simulatedTime: Duration
+    public var jobsRun: Int
+    /// The simulation ended with nothing runnable before the run was over.
+    public var deadlocked: Bool
+
+    public var passed: Bool { violations.isEmpty && !deadlocked }
+}

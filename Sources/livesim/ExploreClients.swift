@@ -1,0 +1,98 @@
+import ExampleClients
+import Foundation
+import LiveConnectionSimulator
+import LiveConnectionWire
+import Synchronization
+
+/// Every client `--client` can name: our manager, and the three victims.
+let clientCatalogue = ClientCatalogue([ManagerClient.kind()] + ExampleClients.all)
+
+/// The `--client` lines of `livesim help explore`.
+var clientHelp: String {
+    clientCatalogue.kinds.map { kind in
+        "               \(kind.name.padding(toLength: 14, withPad: " ", startingAt: 0))\(kind.summary)"
+    }.joined(separator: "\n")
+}
+
+/// `livesim explore --client NAME`: the wire world for one client kind, judged from the
+/// server's side; the first failing seed of every violated rule is shrunk and saved.
+func exploreClientMain(
+    kind: ClientKind, seeds: Range<UInt64>, duration: Duration, threads: Int?, traces output: TraceOutput
+) -> Int32 {
+    var output = output
+    output.directory = (output.directory as NSString).appendingPathComponent("clients")
+    let explorer = WireExplorer(seeds: seeds, generator: WireScenarioGenerator(duration: duration), kind: kind, threads: threads)
+    print(
+        "livesim explore --client \(kind.name): \(seeds.count) seeds (\(seeds.lowerBound)..<\(seeds.upperBound)) × "
+            + "\(formatDuration(duration)) (herds of \(explorer.generator.herdSize) × \(formatDuration(explorer.generator.herdDuration)) "
+            + "on one seed in \(explorer.generator.herdEvery)), \(explorer.threads) threads, judged from the wire")
+    let started = ContinuousClock.now
+    let lastPrint = Mutex(ContinuousClock.now)
+    let total = seeds.count
+    let summary = explorer.run { finished, failed in
+        // Wall time is for the progress line only; nothing simulated reads it.
+        let now = ContinuousClock.now
+        let due = lastPrint.withLock { last in
+            guard finished == total || now - last >= .milliseconds(200) else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let text = "\rexplored \(finished)/\(total) seeds, \(failed) failing, \(String(format: "%.1f", (now - started).seconds)) s"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+    FileHandle.standardError.write(Data("\n".utf8))
+    let wall = (ContinuousClock.now - started).seconds
+    func row(_ label: String, _ value: String) { print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + value) }
+    print("")
+    row("runs", "\(summary.runs) (\(summary.herdRuns) herds)")
+    row("simulated time", String(format: "%.1f h", summary.simulatedTime.seconds / 3600))
+    row("wall time", String(format: "%.2f s", wall))
+    row("wire checks", "\(summary.checks)")
+    print("\nviolations, by wire rule (runs)")
+    for (rule, runs) in summary.violatingRuns { row("  \(rule.name)", "\(runs)") }
+    if summary.deadlocks > 0 { row("  simulation deadlocked", "\(summary.deadlocks)") }
+    guard !summary.passed else { return 0 }
+
+    print("\n\(summary.failureCount) failing run(s). The first failing seed of each rule, shrunk:")
+    let generator = explorer.generator
+    for rule in WireRule.all {
+        guard let failure = summary.firstFailure(of: rule), let violation = failure.violations.first(where: { $0.rule == rule })
+        else { continue }
+        print("\n\(rule.name): seed \(failure.seed)\(failure.clients > 1 ? " (a herd of \(failure.clients))" : "")")
+        print("  \(violation)")
+        let counterexample = WireCounterexample.shrink(generator.scenario(seed: failure.seed), kind: kind, rule: rule)
+        let shrunk = counterexample.shrunk.base.schedule
+        print("  shrunk from \(counterexample.original.base.schedule.count) to \(shrunk.count) actions in \(counterexample.shrinking.attempts) runs:")
+        for action in shrunk { print("    \(action.traceLine)") }
+        if let found = counterexample.result.violations.first(where: { $0.rule == rule }) { print("  then: \(found)") }
+        print("  what the server saw:")
+        for line in counterexample.result.wire.prefix(12) { print("    \(line)") }
+        if counterexample.result.wire.count > 12 { print("    … \(counterexample.result.wire.count - 12) more") }
+        do {
+            let path = try output.write(counterexample.trace, named: counterexample.fileName)
+            print("  trace: \(path)  (replay: swift run livesim replay \(path))")
+        } catch {
+            standardError("livesim explore: could not write the shrunk trace to \(output.directory): \(error)")
+        }
+    }
+    return 1
+}
+
+/// Replays a wire trace (one with a `client:` line): the same schedule, the same client kind.
+func replayClientTrace(_ trace: Trace, quiet: Bool) throws -> Int32 {
+    let kind = try clientCatalogue.kind(named: trace.client ?? "")
+    let result = WireRun(try trace.wireScenario(), kind: kind).run()
+    if !quiet { for line in result.wire { print(line) } }
+    let shows: Bool
+    switch trace.expectation {
+    case .violation(let name)?:
+        shows = result.violations.contains { $0.rule.name == name }
+        print("expected violation \(name): \(shows ? "reproduced" : "NOT reproduced")")
+    case .pass?, nil:
+        shows = result.passed
+    }
+    if result.violations.isEmpty { print(result.deadlocked ? "deadlocked" : "every wire rule held") }
+    for violation in result.violations { print("violation: \(violation)") }
+    return shows ? 0 : 1
+}
