@@ -62,6 +62,8 @@ public final class WireJudge: Sendable {
     /// Every violation so far (the first of each rule per client), in the order found.
     public var violations: [WireViolation] { state.withLock { $0.violations } }
     public var hasViolation: Bool { state.withLock { !$0.violations.isEmpty } }
+    /// When the first violation was found (from the start of the run).
+    public var firstViolationAt: Duration? { state.withLock { $0.violations.first?.at } }
     public var checks: Int { state.withLock { $0.checks } }
 
     /// The client a URL names (`?client=K`; 0 without one).

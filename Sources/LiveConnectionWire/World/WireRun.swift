@@ -14,8 +14,9 @@ import LiveConnectionSimulator
 /// Synchronous and self-contained, like ``SimulationRun``: its own clock, executor,
 /// network and clients; the same scenario gives the same verdict on the same build. The
 /// driver applies the schedule (server actions to the network, intents to every client);
-/// a prober wakes on every wire event and asks each client's probe. A run goes on after
-/// a violation (each rule is reported once per client), so one flaw does not hide another.
+/// a prober wakes on every wire event and asks each client's probe. A run goes on for ten
+/// minutes after its first violation (each rule is reported once per client), so one flaw
+/// does not hide the next, and then stops.
 public struct WireRun: Sendable {
     public var scenario: WireScenario
     public var kind: ClientKind
@@ -89,6 +90,9 @@ public struct WireRun: Sendable {
                 for (index, client) in clients.enumerated() { await client.perform(intent(index)) }
             }
             judge.check()
+            // A victim's later flaws may take time to show, but a run-away one must not cost
+            // an hour of growing loops: a run ends ten minutes after its first violation.
+            if let first = judge.firstViolationAt, clock.now - start > first + .seconds(600) { return }
         }
         do { try await clock.sleep(until: start + base.duration) } catch { return }
         judge.check()
