@@ -29,6 +29,10 @@ public struct WireRun: Sendable {
         self.recordsLog = recordsLog
     }
 
+    /// A client whose loops multiply (timers never invalidated) is stopped after this many
+    /// executor jobs; its run is judged on what happened until then.
+    public static let jobLimit = 400_000
+
     /// The URL client `client` uses for simulated endpoint `index`.
     public static func endpoint(_ index: Int, client: Int) -> Endpoint {
         Endpoint(url: URL(string: "ws://server-\(index).sim/live?client=\(client)")!)
@@ -51,7 +55,7 @@ public struct WireRun: Sendable {
         let network = SimulatedNetwork(clock: clock, logCapacity: base.logCapacity, recordsWire: true)
         let topics = [base.feedTopic]
         let judge = WireJudge(claims: kind.claims, clients: count, topics: topics, network: network, clock: clock)
-        let outcome = Simulation.run(strategy: strategy, clock: clock, until: base.duration + .seconds(60), jobLimit: 20_000_000) {
+        let outcome = Simulation.run(strategy: strategy, clock: clock, until: base.duration + .seconds(60), jobLimit: Self.jobLimit) {
             var split = SplitMix64(seed: base.managerSeed)
             let clients = (0..<count).map { _ in
                 kind.make(WireClientContext(transport: network, clock: clock, seed: split.nextWord(), topics: topics))

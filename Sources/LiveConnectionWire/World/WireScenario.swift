@@ -35,7 +35,8 @@ public struct WireScenario: Hashable, Sendable {
 }
 
 /// Derives a ``WireScenario`` from a seed: the simulator's swarm generator (so a seed's
-/// faults are the ones `livesim explore` knows), a herd on one seed in eight.
+/// faults are the ones `livesim explore` knows), a herd on one seed in eight, and a long
+/// outage on one seed in four.
 ///
 /// ```swift
 /// let generator = WireScenarioGenerator(duration: .seconds(3600))
@@ -67,6 +68,19 @@ public struct WireScenarioGenerator: Sendable {
             duration: herd ? herdDuration : duration, configuration: ConnectionConfiguration())
         var base = generator.scenario(seed: seed)
         base.schedule = base.schedule.filter { WireScenario.applies($0.action) }
+        // One seed in four also has a long outage (the swarm's refusals last a minute at
+        // most): 5–10 minutes of refused connections, which a client must sit out and survive.
+        if split.nextWord() % 4 == 0 {
+            let start = Duration.milliseconds(Int64(split.nextWord() % UInt64(base.duration.nanoseconds / 2_000_000)))
+            let length = Duration.seconds(300 + Int64(split.nextWord() % 301))
+            base.schedule += [
+                ScheduledAction(at: start, .refuseConnections(true)),
+                ScheduledAction(at: start + length, .refuseConnections(false)),
+            ]
+            base.schedule = base.schedule.enumerated()
+                .filter { $0.element.at < base.duration }
+                .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        }
         return WireScenario(base: base, clients: herd ? herdSize : 1)
     }
 }
