@@ -82,7 +82,7 @@ func exploreClientMain(
 /// Replays a wire trace (one with a `client:` line): the same schedule, the same client kind.
 func replayClientTrace(_ trace: Trace, quiet: Bool) throws -> Int32 {
     let kind = try clientCatalogue.kind(named: trace.client ?? "")
-    let result = WireRun(try trace.wireScenario(), kind: kind).run()
+    let result = WireRun(trace.wireScenario, kind: kind).run()
     if !quiet { for line in result.wire { print(line) } }
     let shows: Bool
     switch trace.expectation {

@@ -30,7 +30,7 @@ struct ClientTraceRegressionTests {
         let trace = try Self.trace(file)
         let expectation = try #require(trace.expectation, "\(file) has no 'expect:' line")
         let kind = try Self.catalogue.kind(named: try #require(trace.client, "\(file) names no client"))
-        let result = WireRun(try trace.wireScenario(), kind: kind, recordsLog: false).run()
+        let result = WireRun(trace.wireScenario, kind: kind, recordsLog: false).run()
         switch expectation {
         case .pass: #expect(result.passed, "\(file): \(result.violations)")
         case .violation(let name):

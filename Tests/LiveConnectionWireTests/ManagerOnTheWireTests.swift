@@ -35,8 +35,9 @@ struct ManagerOnTheWireTests {
         var base = ScenarioGenerator(duration: .seconds(120)).scenario(seed: 0)
         base.schedule = [
             ScheduledAction(at: .zero, .connect(endpoint: 0)),
-            ScheduledAction(at: .seconds(10), .closeConnection(code: .normal, reason: "")),
             ScheduledAction(at: .seconds(10), .delaySendCompletion),
+            // Moves at once: the second socket resumes first, and that write is held back.
+            ScheduledAction(at: .seconds(10), .connect(endpoint: 1)),
             ScheduledAction(at: .milliseconds(10_500), .closeConnection(code: .forbidden, reason: "go away")),
         ]
         let result = WireRun(WireScenario(base: base, clients: 1), kind: Self.kind).run()

@@ -30,6 +30,8 @@ struct ClientLedger {
     var sockets: [Int: Socket] = [:]
     /// Sockets open in the server's view, oldest first.
     var held: [Int] = []
+    /// Sockets the client has not closed (the server may have ended them), oldest first.
+    var unclosed: [Int] = []
     var hasBeenOpen = false
 
     // Backoff, as the wire shows it. A client may start counting again at the handshake or
@@ -58,6 +60,9 @@ struct ClientLedger {
     /// was closed for the intent, not because something failed.
     var lastIntentAt: VirtualClock.Instant?
 
+    /// Since when the client has neither held a socket nor started an attempt.
+    var quietSince: VirtualClock.Instant = .start
+
     // Rate, statistics.
     var recentAttempts: [VirtualClock.Instant] = []
     var fitSamples: [Double] = []
@@ -79,10 +84,12 @@ struct ClientLedger {
         switch intent {
         case .start:
             wanted = true
+            quietSince = now
             stoppedSince = nil
             failuresSinceIntent = 0
         case .activate:
             active = true
+            quietSince = now
             failuresSinceIntent = 0
         case .background:
             active = false
@@ -96,6 +103,7 @@ struct ClientLedger {
     }
 
     mutating func attempt(at now: VirtualClock.Instant, rateAllowance: Int, report: Report) {
+        quietSince = now
         if let stopped = stoppedSince, now > stopped {
             report(.quietAfterStop, "connection attempt at \(now) after \(stopReason)")
         }
@@ -166,6 +174,7 @@ struct ClientLedger {
     mutating func opened(socket: Int, at now: VirtualClock.Instant) {
         sockets[socket] = Socket(openedAt: now, needsResume: claims.resumes && hasBeenOpen)
         held.append(socket)
+        unclosed.append(socket)
         failuresSinceHandshake = 0
         failuresSinceIntent = 0
         automaticAttempts = 0
@@ -207,6 +216,8 @@ struct ClientLedger {
         guard sockets[socket] != nil else { return }
         sockets[socket]!.closedByClient = true
         held.removeAll { $0 == socket }
+        quietSince = max(quietSince, now)
+        unclosed.removeAll { $0 == socket }
         if !sockets[socket]!.failureCounted {
             sockets[socket]!.failureCounted = true
             if now != lastIntentAt { fail(at: now, endedAt: nil) }
@@ -221,6 +232,7 @@ struct ClientLedger {
         guard sockets[socket] != nil else { return }
         sockets[socket]!.endedByServer = now
         held.removeAll { $0 == socket }
+        quietSince = max(quietSince, now)
     }
 
     /// The client learnt that the socket ended; `code` if it received the close frame

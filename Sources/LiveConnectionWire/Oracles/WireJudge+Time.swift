@@ -51,8 +51,21 @@ extension WireJudge {
         }
     }
 
-    /// Started, active, not stopped, the server healthy for the bound: a socket is open.
+    /// Started, active, not stopped: the client keeps trying (no silence longer than its
+    /// claimed largest delay and connect timeout), and once the server has been healthy
+    /// for the bound, a socket is open.
     private func checkReconnects(_ state: inout State, now: VirtualClock.Instant) {
+        let silence = claims.backoff.maximum + claims.connectTimeout + Self.slack
+        for client in state.ledgers.indices {
+            let ledger = state.ledgers[client]
+            guard ledger.wanted, ledger.active, ledger.stoppedSince == nil, ledger.held.isEmpty,
+                now - ledger.quietSince > silence
+            else { continue }
+            report(
+                &state, .reconnects, client, now,
+                "started and not stopped, but no socket and no attempt since \(ledger.quietSince) (at \(now)): "
+                    + "it gave up (the claimed largest delay + connect timeout + 2 s is \(silence.traceFormatted))")
+        }
         guard network.acceptsConnections, network.idleTimeout == nil else {
             state.healthySince = nil
             return

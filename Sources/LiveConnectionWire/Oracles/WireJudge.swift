@@ -121,8 +121,7 @@ public final class WireJudge: Sendable {
     /// What is wrong with a client saying "connected", against the wire as read so far.
     private func probeProblem(_ ledger: ClientLedger) -> (rule: WireRule, detail: String)? {
         // The newest socket the client has not closed (the server may have ended it: the client may not know yet).
-        let unclosed: [Int] = ledger.sockets.filter { !$0.value.closedByClient }.map { $0.key }
-        guard let socket = unclosed.max() else {
+        guard let socket = ledger.unclosed.last else {
             return (rule: WireRule.openAfterHandshake, detail: "it holds no socket whose handshake completed")
         }
         let missing: [String] = ledger.missing(on: socket)

@@ -5,7 +5,7 @@ extension Trace {
     ///
     /// ```swift
     /// let trace = Trace(wire: scenario, generator: WireScenarioGenerator.traceIdentity, client: "notifications")
-    /// try trace.wireScenario() == scenario
+    /// trace.wireScenario == scenario
     /// ```
     public init(
         wire scenario: WireScenario, generator: GeneratorID, client: String, expectation: Expectation? = nil,
@@ -17,9 +17,7 @@ extension Trace {
     }
 
     /// The wire scenario this trace describes, ready for ``WireRun``.
-    public func wireScenario() throws(TraceReplayError) -> WireScenario {
-        WireScenario(base: try scenario(), clients: clients)
-    }
+    public var wireScenario: WireScenario { WireScenario(base: scenario, clients: clients) }
 }
 
 /// The client kinds a build knows, by name: what `--client NAME` and a trace's `client:` line pick from.

@@ -14,7 +14,7 @@ import LiveConnectionSimulator
 /// Synchronous and self-contained, like ``SimulationRun``: its own clock, executor,
 /// network and clients; the same scenario gives the same verdict on the same build. The
 /// driver applies the schedule (server actions to the network, intents to every client);
-/// a prober wakes on every wire event and asks each client's probe. A run goes on for ten
+/// a prober wakes on every wire event and asks each client's probe. A run goes on for twenty
 /// minutes after its first violation (each rule is reported once per client), so one flaw
 /// does not hide the next, and then stops.
 public struct WireRun: Sendable {
@@ -31,7 +31,7 @@ public struct WireRun: Sendable {
 
     /// A client whose loops multiply (timers never invalidated) is stopped after this many
     /// executor jobs; its run is judged on what happened until then.
-    public static let jobLimit = 400_000
+    public static let jobLimit = 150_000
 
     /// The URL client `client` uses for simulated endpoint `index`.
     public static func endpoint(_ index: Int, client: Int) -> Endpoint {
@@ -39,15 +39,10 @@ public struct WireRun: Sendable {
     }
 
     public func run() -> WireRunResult {
-        let base = scenario.base
-        switch base.strategy {
-        case .fifo: return run(strategy: FIFOScheduling())
-        case .random(let seed): return run(strategy: RandomScheduling(seed: seed))
-        case .pct(let seed, let depth): return run(strategy: PCTScheduling(seed: seed, depth: depth))
-        }
+        scenario.base.strategy.withStrategy { run(strategy: $0) }
     }
 
-    private func run<Strategy: SchedulingStrategy>(strategy: Strategy) -> WireRunResult {
+    private func run(strategy: some SchedulingStrategy) -> WireRunResult {
         let base = scenario.base
         let count = scenario.clients
         let kind = self.kind
@@ -95,8 +90,8 @@ public struct WireRun: Sendable {
             }
             judge.check()
             // A victim's later flaws may take time to show, but a run-away one must not cost
-            // an hour of growing loops: a run ends ten minutes after its first violation.
-            if let first = judge.firstViolationAt, clock.now - start > first + .seconds(600) { return }
+            // an hour of growing loops: a run ends twenty minutes after its first violation.
+            if let first = judge.firstViolationAt, clock.now - start > first + .seconds(1200) { return }
         }
         do { try await clock.sleep(until: start + base.duration) } catch { return }
         judge.check()

@@ -51,7 +51,7 @@ public struct WireScenarioGenerator: Sendable {
     public var herdEvery: UInt64
 
     /// The `generator:` line of wire traces.
-    public static let traceIdentity = GeneratorID(name: "wire-swarm", version: 1)
+    public static let traceIdentity = GeneratorID(name: "wire-swarm", version: 2)
 
     public init(duration: Duration = .seconds(3600), herdDuration: Duration = .seconds(600), herdSize: Int = 20, herdEvery: UInt64 = 8) {
         precondition(herdSize >= 2 && herdEvery >= 1, "a herd needs two clients and a frequency")
@@ -69,12 +69,15 @@ public struct WireScenarioGenerator: Sendable {
         var base = generator.scenario(seed: seed)
         base.schedule = base.schedule.filter { WireScenario.applies($0.action) }
         // One seed in four also has a long outage (the swarm's refusals last a minute at
-        // most): 5–10 minutes of refused connections, which a client must sit out and survive.
+        // most): the server restarts and refuses connections for 5–10 minutes, which a
+        // client must sit out and survive.
         if split.nextWord() % 4 == 0 {
-            let start = Duration.milliseconds(Int64(split.nextWord() % UInt64(base.duration.nanoseconds / 2_000_000)))
+            // Early in the run, so that the twenty minutes after the first violation see it heal.
+            let start = Duration.milliseconds(Int64(split.nextWord() % 180_000))
             let length = Duration.seconds(300 + Int64(split.nextWord() % 301))
             base.schedule += [
                 ScheduledAction(at: start, .refuseConnections(true)),
+                ScheduledAction(at: start, .restartServer),
                 ScheduledAction(at: start + length, .refuseConnections(false)),
             ]
             base.schedule = base.schedule.enumerated()
