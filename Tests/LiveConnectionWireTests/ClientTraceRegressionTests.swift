@@ -46,8 +46,8 @@ struct ClientTraceRegressionTests {
         #expect(trace.encode() == text)
         if case .violation(let rule) = trace.expectation {
             #expect(WireRule.named(rule) != nil)
-            #expect(file == TraceLibrary.fileName(invariant: rule, seed: trace.seed, variant: trace.client))
+            #expect(file == TraceLibrary.fileName(invariant: rule, seed: trace.scenario.seed, variant: trace.client))
         }
-        #expect(trace.schedule.count <= 10, "\(file) has \(trace.schedule.count) actions")
+        #expect(trace.scenario.schedule.count <= 10, "\(file) has \(trace.scenario.schedule.count) actions")
     }
 }
