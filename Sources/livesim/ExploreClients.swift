@@ -56,7 +56,7 @@ func exploreClientMain(
 
     print("\n\(summary.failureCount) failing run(s). The first failing seed of each rule, shrunk:")
     let generator = explorer.generator
-    for rule in WireRule.all {
+    for rule in Rule.wireRules {
         guard let failure = summary.firstFailure(of: rule), let violation = failure.violations.first(where: { $0.rule == rule })
         else { continue }
         print("\n\(rule.name): seed \(failure.seed)\(failure.clients > 1 ? " (a herd of \(failure.clients))" : "")")

@@ -35,6 +35,14 @@ struct RuleCatalogueTests {
         #expect(timed.isEmpty, "the checker has no time to judge \(timed)")
     }
 
+    @Test("the wire's rules are judged from the wire alone, listed in report order, and named wire-…")
+    func wire() {
+        #expect(Rule.wireRules == Rule.catalogue.filter { $0.judges.contains(.wire) })
+        for rule in Rule.wireRules {
+            #expect(rule.judges == [.wire] && rule.name.hasPrefix("wire-"), "\(rule)")
+        }
+    }
+
     @Test("every committed trace is named by a rule (the checker's: checker-<variant>-<rule>.trace)")
     func traceFiles() throws {
         let library = try #require(TraceLibrary.package())
@@ -48,7 +56,9 @@ struct RuleCatalogueTests {
                 #expect(named, "\(file.lastPathComponent) is not checker-<variant>-<rule>")
             } else {
                 let rule = name.split(separator: "-seed").first.map(String.init) ?? name
-                #expect(Rule.named(rule) != nil, "\(file.lastPathComponent) is not <rule>-seed<N>")
+                #expect(
+                    Rule.named(rule)?.judges.contains(.simulator) == true,
+                    "\(file.lastPathComponent) is not <rule>-seed<N> for a rule the simulator judges")
             }
         }
     }

@@ -25,6 +25,14 @@ struct ClientTraceRegressionTests {
         }
     }
 
+    @Test("every rule judged from the wire has a committed trace that breaks it")
+    func everyRuleShown() throws {
+        let shown = Set(try Self.files.map { try Self.trace($0).expectation })
+        for rule in Rule.wireRules {
+            #expect(shown.contains(.violation(rule.name)), "no trace in Traces/clients shows \(rule.name) failing")
+        }
+    }
+
     @Test("every wire trace still shows what its expect line says", arguments: files)
     func replays(file: String) throws {
         let trace = try Self.trace(file)
@@ -45,7 +53,7 @@ struct ClientTraceRegressionTests {
         let text = try String(contentsOf: library.directory.appendingPathComponent(file), encoding: .utf8)
         #expect(trace.encode() == text)
         if case .violation(let rule) = trace.expectation {
-            #expect(WireRule.named(rule) != nil)
+            #expect(Rule.named(rule)?.judges == [.wire], "\(file): '\(rule)' is not a rule of the catalogue judged from the wire")
             #expect(file == TraceLibrary.fileName(invariant: rule, seed: trace.scenario.seed, variant: trace.client))
         }
         #expect(trace.scenario.schedule.count <= 10, "\(file) has \(trace.scenario.schedule.count) actions")

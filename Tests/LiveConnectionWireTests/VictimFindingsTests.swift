@@ -9,20 +9,20 @@ struct VictimFindingsTests {
     /// Each listed flaw: the client, the rule that shows it from the wire, why, and a seed
     /// range that holds it (from `livesim explore --client NAME --seeds 0..1000`, whose first
     /// failing seed per rule sets the bound: the test explores the range and must find it).
-    static let findings: [(client: String, rule: WireRule, flaw: String, within: UInt64, duration: Duration)] = [
-        ("notifications", .oneSocket, "two live sockets after appear + activate", 40, .seconds(3600)),
-        ("notifications", .deadPeerGivenUp, "a silent peer never detected", 40, .seconds(3600)),
-        ("notifications", .herdSpread, "synchronized retries across clients (no jitter)", 40, .seconds(3600)),
-        ("notifications", .resubscribedBeforeOpen, "messages lost across a drop (no resubscribe)", 40, .seconds(3600)),
-        ("actor", .backoffWithinClaim, "the fake 'connected' resets the counter: the delay never grows", 3, .seconds(3600)),
-        ("actor", .herdSpread, "0–25 % on top is not full jitter: a herd retries together", 15, .seconds(3600)),
-        ("actor", .reconnects, "stops for good after 10 refused attempts", 80, .seconds(3600)),
-        ("actor", .deadPeerGivenUp, "a silent peer never detected", 3, .seconds(3600)),
-        ("timers", .quietAfterStop, "reconnects after the user disconnected", 6, .seconds(600)),
-        ("timers", .oneSocket, "a stale failure doubles the new connection", 6, .seconds(600)),
-        ("timers", .backoffWithinClaim, "the counter reset on the fake 'connected': the delay never grows", 6, .seconds(600)),
-        ("timers", .retryLimitKept, "the limit of 5 is never reached", 6, .seconds(600)),
-        ("timers", .deadPeerGivenUp, "no dead-peer detection", 6, .seconds(600)),
+    static let findings: [(client: String, rule: Rule, flaw: String, within: UInt64, duration: Duration)] = [
+        ("notifications", .wireOneSocket, "two live sockets after appear + activate", 40, .seconds(3600)),
+        ("notifications", .wireDeadPeerGivenUp, "a silent peer never detected", 40, .seconds(3600)),
+        ("notifications", .wireHerdSpread, "synchronized retries across clients (no jitter)", 40, .seconds(3600)),
+        ("notifications", .wireResubscribedBeforeOpen, "messages lost across a drop (no resubscribe)", 40, .seconds(3600)),
+        ("actor", .wireBackoffWithinClaim, "the fake 'connected' resets the counter: the delay never grows", 3, .seconds(3600)),
+        ("actor", .wireHerdSpread, "0–25 % on top is not full jitter: a herd retries together", 15, .seconds(3600)),
+        ("actor", .wireReconnects, "stops for good after 10 refused attempts", 80, .seconds(3600)),
+        ("actor", .wireDeadPeerGivenUp, "a silent peer never detected", 3, .seconds(3600)),
+        ("timers", .wireQuietAfterStop, "reconnects after the user disconnected", 6, .seconds(600)),
+        ("timers", .wireOneSocket, "a stale failure doubles the new connection", 6, .seconds(600)),
+        ("timers", .wireBackoffWithinClaim, "the counter reset on the fake 'connected': the delay never grows", 6, .seconds(600)),
+        ("timers", .wireRetryLimitKept, "the limit of 5 is never reached", 6, .seconds(600)),
+        ("timers", .wireDeadPeerGivenUp, "no dead-peer detection", 6, .seconds(600)),
     ]
 
     static let catalogue = ClientCatalogue(ExampleClients.all)

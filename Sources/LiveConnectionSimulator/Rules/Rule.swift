@@ -19,6 +19,8 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
         case simulator
         /// The model checker, in every reachable state of the machine.
         case checker
+        /// The wire-level oracles (LiveConnectionWire), from what the simulated server sees of any client.
+        case wire
     }
 
     /// A stable, kebab-case name (command lines, trace files, `expect:` lines, reports).
@@ -145,7 +147,7 @@ extension Rule {
         "no-deadlock", "a wanted, foregrounded connection on a healthy network can always still reach open",
         judges: [.checker])
 
-    /// Every rule: the shared ones, the simulator's, the checker's.
+    /// Every rule: the shared ones, the simulator's, the checker's, then the wire's (``wireRules``).
     public static let catalogue: [Rule] = [
         .singleLiveTransport, .staleInputsChangeNothing, .resubscribeBeforeOpen, .backoffWithinPolicy,
         .quietAfterStop, .commandsAtMostOnce, .endpointOfLastConnect, .quietInBackground, .timersArmedAsConfigured,
@@ -155,5 +157,5 @@ extension Rule {
         .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
         .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
         .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock,
-    ]
+    ] + wireRules
 }

@@ -75,7 +75,7 @@ struct ClientLedger {
         self.topics = topics
     }
 
-    typealias Report = (WireRule, String) -> Void
+    typealias Report = (Rule, String) -> Void
 
     mutating func intent(_ intent: AppIntent, at now: VirtualClock.Instant) {
         lastIntentAt = now
@@ -105,12 +105,12 @@ struct ClientLedger {
     mutating func attempt(at now: VirtualClock.Instant, rateAllowance: Int, report: Report) {
         quietSince = now
         if let stopped = stoppedSince, now > stopped {
-            report(.quietAfterStop, "connection attempt at \(now) after \(stopReason)")
+            report(.wireQuietAfterStop, "connection attempt at \(now) after \(stopReason)")
         }
         recentAttempts.append(now)
         recentAttempts.removeAll { $0 < now - .seconds(60) }
         if recentAttempts.count > rateAllowance {
-            report(.attemptRate, "\(recentAttempts.count) attempts in the last minute; the claimed backoff and the disruptions explain \(rateAllowance)")
+            report(.wireAttemptRate, "\(recentAttempts.count) attempts in the last minute; the claimed backoff and the disruptions explain \(rateAllowance)")
         }
         defer {
             lastFailureAt = nil
@@ -123,7 +123,7 @@ struct ClientLedger {
         }
         automaticAttempts += 1
         if let limit = claims.retryLimit, automaticAttempts > limit {
-            report(.retryLimitKept, "automatic attempt \(automaticAttempts) in a row, though the client claims to give up after \(limit)")
+            report(.wireRetryLimitKept, "automatic attempt \(automaticAttempts) in a row, though the client claims to give up after \(limit)")
         }
         let delay = now - failedAt
         judgeDelay(delay, report: report)
@@ -147,7 +147,7 @@ struct ClientLedger {
         if !fits {
             let claimed = claims.backoff.distribution(high, previousDelay)
             report(
-                .backoffWithinClaim,
+                .wireBackoffWithinClaim,
                 "retried after \(delay.traceFormatted) with \(low == high ? "\(high)" : "\(low)…\(high)") failures seen on the wire; "
                     + "the claim (\(claims.backoff)) allows \(claimed.bounds.lowerBound.traceFormatted)…\(claimed.bounds.upperBound.traceFormatted) after \(high)")
         }
@@ -196,7 +196,7 @@ struct ClientLedger {
     ///   frames queued behind the stall (written before the stop, leaving now).
     mutating func sent(socket: Int, text: String, at now: VirtualClock.Instant, drainingStall: Bool, report: Report) {
         if let stopped = stoppedSince, now > stopped, !drainingStall {
-            report(.quietAfterStop, "socket \(socket) sent \(text) at \(now) after \(stopReason)")
+            report(.wireQuietAfterStop, "socket \(socket) sent \(text) at \(now) after \(stopReason)")
         }
         if let topic = Self.subscribedTopic(text) {
             sockets[socket]?.subscribed.append(topic)
@@ -208,7 +208,7 @@ struct ClientLedger {
 
     mutating func pinged(socket: Int, at now: VirtualClock.Instant, report: Report) {
         if let stopped = stoppedSince, now > stopped {
-            report(.quietAfterStop, "socket \(socket) pinged at \(now) after \(stopReason)")
+            report(.wireQuietAfterStop, "socket \(socket) pinged at \(now) after \(stopReason)")
         }
     }
 

@@ -31,7 +31,7 @@ extension WireJudge {
         let test = KolmogorovSmirnovTest(sample: samples) { min(1, max(0, $0)) }
         if test.pValue < Self.alpha {
             report(
-                &state, .backoffFit, client, now,
+                &state, .wireBackoffFit, client, now,
                 "\(samples.count) retry delays do not fit \(claims.backoff): \(test)")
         }
     }
@@ -62,7 +62,7 @@ extension WireJudge {
         let first = herds[0].sorted { $0.attemptAt < $1.attemptAt }
         let shown = first.prefix(5).map { "client \($0.client) +\($0.offset.traceFormatted)" }.joined(separator: ", ")
         report(
-            &state, .herdSpread, -1, now,
+            &state, .wireHerdSpread, -1, now,
             "\(herds.count) herd(s), \(retries.count) first retries in a first window of \(Duration.nanoseconds(window).traceFormatted): "
                 + "\(ks); ties: \(ties); first herd: \(shown)\(first.count > 5 ? ", …" : "")")
     }

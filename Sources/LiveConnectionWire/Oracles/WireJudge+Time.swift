@@ -20,7 +20,7 @@ extension WireJudge {
                 now - newest.openedAt > Self.overlapGrace
             {
                 let names = ledger.held.map { "socket \($0) (open since \(ledger.sockets[$0]!.openedAt))" }
-                report(&state, .oneSocket, client, now, "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
+                report(&state, .wireOneSocket, client, now, "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
             }
             for socket in ledger.held where !ledger.sockets[socket]!.missingReported {
                 guard now - ledger.sockets[socket]!.openedAt > Self.slack else { continue }
@@ -28,7 +28,7 @@ extension WireJudge {
                 guard !missing.isEmpty else { continue }
                 state.ledgers[client].sockets[socket]!.missingReported = true
                 report(
-                    &state, .resubscribedBeforeOpen, client, now,
+                    &state, .wireResubscribedBeforeOpen, client, now,
                     "socket \(socket), open since \(ledger.sockets[socket]!.openedAt), never sent \(missing): broadcasts since went nowhere")
             }
         }
@@ -45,7 +45,7 @@ extension WireJudge {
             let deadline = max(dead, socket.openedAt) + claims.deadPeerBound + Self.slack
             if now > deadline {
                 report(
-                    &state, .deadPeerGivenUp, client, now,
+                    &state, .wireDeadPeerGivenUp, client, now,
                     "socket \(link.id) has heard nothing since \(dead) and is still held at \(now) (claimed P + T = \(claims.deadPeerBound.traceFormatted))")
             }
         }
@@ -62,7 +62,7 @@ extension WireJudge {
                 now - ledger.quietSince > silence
             else { continue }
             report(
-                &state, .reconnects, client, now,
+                &state, .wireReconnects, client, now,
                 "started and not stopped, but no socket and no attempt since \(ledger.quietSince) (at \(now)): "
                     + "it gave up (the claimed largest delay + connect timeout + 2 s is \(silence.traceFormatted))")
         }
@@ -78,7 +78,7 @@ extension WireJudge {
             let ledger = state.ledgers[client]
             guard ledger.wanted, ledger.active, ledger.stoppedSince == nil, ledger.held.isEmpty else { continue }
             report(
-                &state, .reconnects, client, now,
+                &state, .wireReconnects, client, now,
                 "the server has been healthy since \(since), the app started the client, yet no socket is open at \(now) "
                     + "(bound \(reconnectBound.traceFormatted): connect timeout + 2 × P + T + the largest claimed delay + 2 s)")
         }

@@ -119,15 +119,15 @@ public final class WireJudge: Sendable {
     }
 
     /// What is wrong with a client saying "connected", against the wire as read so far.
-    private func probeProblem(_ ledger: ClientLedger) -> (rule: WireRule, detail: String)? {
+    private func probeProblem(_ ledger: ClientLedger) -> (rule: Rule, detail: String)? {
         // The newest socket the client has not closed (the server may have ended it: the client may not know yet).
         guard let socket = ledger.unclosed.last else {
-            return (rule: WireRule.openAfterHandshake, detail: "it holds no socket whose handshake completed")
+            return (rule: Rule.wireOpenAfterHandshake, detail: "it holds no socket whose handshake completed")
         }
         let missing: [String] = ledger.missing(on: socket)
         if missing.isEmpty { return nil }
         let detail: String = "socket \(socket) has not sent \(missing)"
-        return (rule: WireRule.resubscribedBeforeOpen, detail: detail)
+        return (rule: Rule.wireResubscribedBeforeOpen, detail: detail)
     }
 
     /// Reads new wire events and runs the rules that depend on time.
@@ -159,8 +159,8 @@ public final class WireJudge: Sendable {
         for event in events {
             state.checks += 1
             let now = event.at
-            var found: [(WireRule, String)] = []
-            func note(_ rule: WireRule, _ detail: String) { found.append((rule, detail)) }
+            var found: [(Rule, String)] = []
+            func note(_ rule: Rule, _ detail: String) { found.append((rule, detail)) }
             var owner: Int?
             switch event.kind {
             case .attempt(let id, let url):
@@ -202,7 +202,7 @@ public final class WireJudge: Sendable {
         }
     }
 
-    func report(_ state: inout State, _ rule: WireRule, _ client: Int, _ now: VirtualClock.Instant, _ detail: String) {
+    func report(_ state: inout State, _ rule: Rule, _ client: Int, _ now: VirtualClock.Instant, _ detail: String) {
         guard state.reported.insert("\(rule.name) \(client)").inserted else { return }
         state.violations.append(WireViolation(rule: rule, at: now.sinceStart, client: client, detail: detail))
     }
@@ -211,5 +211,5 @@ public final class WireJudge: Sendable {
 /// A probe in flight: which client, and what a "yes" would contradict when it was asked.
 public struct WireQuestion: Sendable {
     let client: Int
-    let problem: (rule: WireRule, detail: String)?
+    let problem: (rule: Rule, detail: String)?
 }

@@ -5,7 +5,7 @@ public import LiveConnectionSimulator
 ///
 /// ```swift
 /// let scenario = WireScenarioGenerator().scenario(seed: 12)
-/// let counterexample = WireCounterexample.shrink(scenario, kind: kind, rule: .oneSocket)
+/// let counterexample = WireCounterexample.shrink(scenario, kind: kind, rule: .wireOneSocket)
 /// try TraceLibrary(directory: url).write(counterexample.trace, named: counterexample.fileName)
 /// ```
 ///
@@ -15,7 +15,7 @@ public import LiveConnectionSimulator
 public struct WireCounterexample: Sendable {
     public var original: WireScenario
     public var shrunk: WireScenario
-    public var rule: WireRule
+    public var rule: Rule
     public var client: String
     /// The shrunk run, with its wire log.
     public var result: WireRunResult
@@ -37,7 +37,7 @@ public struct WireCounterexample: Sendable {
     }
 
     public static func shrink(
-        _ scenario: WireScenario, kind: ClientKind, rule: WireRule, maximumAttempts: Int = 400
+        _ scenario: WireScenario, kind: ClientKind, rule: Rule, maximumAttempts: Int = 400
     ) -> WireCounterexample {
         func stillFails(_ schedule: [ScheduledAction]) -> Bool {
             var candidate = scenario

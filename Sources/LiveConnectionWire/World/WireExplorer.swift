@@ -1,5 +1,5 @@
 import Foundation
-import LiveConnectionSimulator
+public import LiveConnectionSimulator
 import Synchronization
 
 /// Runs many seeds of the wire world for one client kind, in parallel, and adds up what
@@ -8,7 +8,7 @@ import Synchronization
 /// ```swift
 /// let summary = WireExplorer(seeds: 0..<1_000, kind: ManagerClient.kind()).run()
 /// for (rule, runs) in summary.violatingRuns where runs > 0 { print(rule, runs) }
-/// summary.firstFailure(of: .oneSocket)?.seed
+/// summary.firstFailure(of: .wireOneSocket)?.seed
 /// ```
 ///
 /// Like ``Explorer``: each worker thread takes the next seed, runs it without a log and
@@ -73,8 +73,8 @@ public struct WireExplorationSummary: Sendable {
     public var simulatedTime: Duration = .zero
     public var checks = 0
     public var jobsRun = 0
-    /// Runs that violated each rule, in ``WireRule/all`` order.
-    public var violatingRuns: [(rule: WireRule, runs: Int)] = WireRule.all.map { ($0, 0) }
+    /// Runs that violated each rule, in ``Rule/wireRules`` order.
+    public var violatingRuns: [(rule: Rule, runs: Int)] = Rule.wireRules.map { ($0, 0) }
     public var deadlocks = 0
     /// Failing runs, by seed (at most ``failureLimit``).
     public var failures: [Failure] = []
@@ -115,7 +115,7 @@ public struct WireExplorationSummary: Sendable {
     }
 
     /// The first failing seed that broke `rule`.
-    public func firstFailure(of rule: WireRule) -> Failure? {
+    public func firstFailure(of rule: Rule) -> Failure? {
         failures.first { $0.violations.contains { $0.rule == rule } }
     }
 
