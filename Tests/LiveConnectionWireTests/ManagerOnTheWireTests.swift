@@ -27,6 +27,32 @@ struct ManagerOnTheWireTests {
         #expect(first.wire == second.wire)
     }
 
+    @Test("failures count until a heartbeat is answered: the manager's claim holds, an open-resets claim does not")
+    func backoffResetsWhenAHeartbeatIsAnswered() {
+        // The shrunk form of seed 12 once the manager reset its backoff only on an answered
+        // ping: sockets 2 and 3 open and resubscribe, then end before their first ping, so
+        // the third retry is drawn with three failures, not one.
+        var base = ScenarioGenerator(duration: .seconds(120)).scenario(seed: 12)
+        base.schedule = [
+            ScheduledAction(at: .zero, .connect(endpoint: 0)),
+            ScheduledAction(at: .zero, .resetConnection),
+            ScheduledAction(at: .milliseconds(800), .closeConnection(code: .goingAway, reason: "")),
+            ScheduledAction(at: .milliseconds(964), .resetConnection),
+        ]
+        let scenario = WireScenario(base: base, clients: 1)
+        let result = WireRun(scenario, kind: Self.kind).run()
+        #expect(result.passed, "\(result.violations)")
+        #expect(result.wire.contains { $0.contains("pong reached the client") }, "no heartbeat was answered")
+
+        var claims = Self.kind.claims
+        claims.backoffResets = .whenOpen
+        let claimingLess = ClientKind(name: "manager", summary: "the manager, claiming an open resets its backoff", claims: claims) {
+            ManagerClient(context: $0, configuration: ConnectionConfiguration())
+        }
+        let judged = WireRun(scenario, kind: claimingLess).run()
+        #expect(judged.violations.map(\.rule) == [.wireBackoffWithinClaim], "\(judged.violations)")
+    }
+
     @Test("a terminal close during resubscription stops the manager (found from the wire)")
     func terminalCloseWhileResubscribing() {
         // The shrunk form of the first failure `livesim explore --client manager` found: the

@@ -186,9 +186,13 @@ public struct SimulatedConnection: TransportConnection {
                 guard !state.isSilent(state.links[index]) else { return false }
                 state.touch(index, now: now)
                 state.statistics.pongs += 1
+                state.record(.ponged(socket: id), at: now)
                 return true
             }
-            if answered { return }
+            if answered {
+                network.ringWire()
+                return
+            }
             if Task.isCancelled {
                 if takeLatePong() { return }
                 throw .cancelled

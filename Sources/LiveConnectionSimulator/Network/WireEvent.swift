@@ -25,6 +25,9 @@ public struct WireEvent: Hashable, Sendable, CustomStringConvertible {
         case sent(socket: Int, text: String)
         /// The client pinged on the socket.
         case pinged(socket: Int)
+        /// The server's pong reached the client: the socket answered a heartbeat (a client
+        /// that resets its backoff only then has been proved alive end to end).
+        case ponged(socket: Int)
         /// The client closed the socket (or abandoned it).
         case closedByClient(socket: Int)
         /// The server ended the socket: a close frame with this code, or a reset (nil).
@@ -44,6 +47,7 @@ public struct WireEvent: Hashable, Sendable, CustomStringConvertible {
         case .opened(let id, let socket): "\(at) attempt \(id) opened socket \(socket)"
         case .sent(let socket, let text): "\(at) socket \(socket) sent \(text)"
         case .pinged(let socket): "\(at) socket \(socket) ping"
+        case .ponged(let socket): "\(at) socket \(socket) pong reached the client"
         case .closedByClient(let socket): "\(at) socket \(socket) closed by the client"
         case .endedByServer(let socket, let code):
             "\(at) socket \(socket) ended by the server: \(code.map { "close \($0)" } ?? "reset")"

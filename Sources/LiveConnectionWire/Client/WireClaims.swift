@@ -19,6 +19,8 @@ public struct WireClaims: Sendable {
     public var deadPeerBound: Duration
     /// The longest a hung handshake is waited for.
     public var connectTimeout: Duration
+    /// When the failure count the backoff is drawn with starts again.
+    public var backoffResets: BackoffReset
     /// Gives up after this many consecutive automatic attempts (nil: never).
     public var retryLimit: Int?
     /// Sends the resume cursor on every connection after the first open.
@@ -34,13 +36,14 @@ public struct WireClaims: Sendable {
 
     public init(
         backoff: ClaimedBackoff, deadPeerBound: Duration, connectTimeout: Duration = .seconds(10),
-        retryLimit: Int? = nil, resumes: Bool = false, terminalCloseCodes: Set<CloseCode> = [],
+        backoffResets: BackoffReset = .whenOpen, retryLimit: Int? = nil, resumes: Bool = false, terminalCloseCodes: Set<CloseCode> = [],
         terminalHandshakeStatuses: Set<Int> = [], refreshCloseCodes: Set<CloseCode> = [],
         refreshHandshakeStatuses: Set<Int> = []
     ) {
         self.backoff = backoff
         self.deadPeerBound = deadPeerBound
         self.connectTimeout = connectTimeout
+        self.backoffResets = backoffResets
         self.retryLimit = retryLimit
         self.resumes = resumes
         self.terminalCloseCodes = terminalCloseCodes
@@ -49,17 +52,35 @@ public struct WireClaims: Sendable {
         self.refreshHandshakeStatuses = refreshHandshakeStatuses
     }
 
-    /// What ``ConnectionManager`` claims with this configuration (resume on, its close-code classes).
+    /// What ``ConnectionManager`` claims with this configuration (resume on, its close-code
+    /// classes, failures counted until a connection answers a heartbeat).
     public init(_ configuration: ConnectionConfiguration) {
         self.init(
             backoff: ClaimedBackoff(configuration.backoff),
             deadPeerBound: configuration.heartbeatInterval + configuration.heartbeatTimeout,
-            connectTimeout: configuration.connectTimeout, resumes: configuration.resume,
+            connectTimeout: configuration.connectTimeout, backoffResets: .whenAHeartbeatIsAnswered,
+            resumes: configuration.resume,
             terminalCloseCodes: configuration.terminalCloseCodes,
             terminalHandshakeStatuses: configuration.terminalHandshakeStatuses,
             refreshCloseCodes: configuration.refreshCloseCodes,
             refreshHandshakeStatuses: configuration.refreshHandshakeStatuses)
     }
+}
+
+/// When a client starts counting failures again, for the delay of its next retry.
+///
+/// ```swift
+/// claims.backoffResets = .whenAHeartbeatIsAnswered   // ConnectionManager's rule
+/// ```
+public enum BackoffReset: Hashable, Sendable {
+    /// At an open: the handshake, or once the subscriptions went out (a delay must fit one of them).
+    case whenOpen
+    /// Only once a socket answered a ping (its pong reached the client), so a server that
+    /// accepts and then closes at once is backed off from. A delay must fit a count between
+    /// the failures since the last open and those since the last answered ping: a client may
+    /// also take another frame after a ping as the answer, which the count since the pong
+    /// over-estimates, never under-estimates.
+    case whenAHeartbeatIsAnswered
 }
 
 /// A backoff as a client claims it: the exact distribution of the delay after n failures.

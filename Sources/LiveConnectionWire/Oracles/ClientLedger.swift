@@ -6,8 +6,9 @@ import LiveConnectionSimulator
 ///
 /// Failures are counted the way the wire shows them: a failed attempt is one, and an
 /// open socket that ended (the server ended it and the client was told, or the client
-/// gave it up) is one; an open resets the count, and so may an intent (a start or an
-/// activate may reset it or not: both counts are kept and a delay must fit one of them).
+/// gave it up) is one; an open resets the count (or, if the client claims so, only an
+/// answered ping), and so may an intent (a start or an activate may reset it or not: both
+/// counts are kept and a delay must fit one of them).
 struct ClientLedger {
     struct Socket {
         var openedAt: VirtualClock.Instant
@@ -42,6 +43,10 @@ struct ClientLedger {
     /// its last write was still held back when the socket ended).
     var failuresSinceEarlierOpen = 0
     var failuresSinceIntent = 0
+    /// Since the last pong that reached the client (``BackoffReset/whenAHeartbeatIsAnswered``).
+    var failuresSinceAnsweredPing = 0
+    /// The last delay since then: such a client also keeps its previous delay until the answer.
+    var previousDelaySinceAnsweredPing: Duration?
     /// When the client learnt of its last failure (nil: an attempt is in flight or nothing failed).
     var lastFailureAt: VirtualClock.Instant?
     /// The last failure was a server ending of an open socket at this instant (a herd candidate).
@@ -127,22 +132,30 @@ struct ClientLedger {
         }
         let delay = now - failedAt
         judgeDelay(delay, report: report)
-        if let endedAt = lastFailureEndedAt, failuresSinceOpen == 1, !refreshPending {
+        let firstFailure = failuresSinceOpen == 1
+            && (claims.backoffResets == .whenOpen || failuresSinceAnsweredPing == 1)
+        if let endedAt = lastFailureEndedAt, firstFailure, !refreshPending {
             herdRetries.append((endedAt, now, delay))
         }
         previousDelay = delay
+        previousDelaySinceAnsweredPing = delay
     }
 
     /// The delay must be possible after n failures, for an n between the failures since the
     /// last intent and those since the last open (one fewer after a refresh code).
     private mutating func judgeDelay(_ delay: Duration, report: Report) {
-        let counts: [Int] = [failuresSinceIntent, failuresSinceOpen, failuresSinceHandshake, failuresSinceEarlierOpen]
+        var counts: [Int] = [failuresSinceIntent, failuresSinceOpen, failuresSinceHandshake, failuresSinceEarlierOpen]
+        var previousDelays: [Duration?] = [previousDelay, nil]
+        if claims.backoffResets == .whenAHeartbeatIsAnswered {
+            counts.append(failuresSinceAnsweredPing)
+            previousDelays.append(previousDelaySinceAnsweredPing)
+        }
         let high: Int = counts.max()!
         let fewest: Int = counts.min()!
         let low: Int = refreshPending ? max(0, fewest - 1) : fewest
         guard high >= 1 else { return }
         let fits = (low...high).contains { n in
-            [previousDelay, nil].contains { claims.backoff.distribution(n, $0).bounds.contains(delay) }
+            previousDelays.contains { claims.backoff.distribution(n, $0).bounds.contains(delay) }
         }
         if !fits {
             let claimed = claims.backoff.distribution(high, previousDelay)
@@ -152,7 +165,8 @@ struct ClientLedger {
                     + "the claim (\(claims.backoff)) allows \(claimed.bounds.lowerBound.traceFormatted)…\(claimed.bounds.upperBound.traceFormatted) after \(high)")
         }
         // Only unambiguous, continuous cases feed the fit: its probability transform must be exact.
-        if low == high, !refreshPending, case .uniform(let range) = claims.backoff.distribution(high, previousDelay),
+        let previousKnown = claims.backoffResets == .whenOpen || previousDelaySinceAnsweredPing == previousDelay
+        if low == high, !refreshPending, previousKnown, case .uniform(let range) = claims.backoff.distribution(high, previousDelay),
             range.upperBound > range.lowerBound
         {
             fitSamples.append(claims.backoff.distribution(high, previousDelay).cdf(delay))
@@ -212,6 +226,13 @@ struct ClientLedger {
         }
     }
 
+    /// The socket answered a heartbeat: a client that claims so counts its failures from here.
+    mutating func ponged(socket: Int) {
+        guard sockets[socket] != nil else { return }
+        failuresSinceAnsweredPing = 0
+        previousDelaySinceAnsweredPing = nil
+    }
+
     mutating func closedByClient(socket: Int, at now: VirtualClock.Instant) {
         guard sockets[socket] != nil else { return }
         sockets[socket]!.closedByClient = true
@@ -257,6 +278,7 @@ struct ClientLedger {
         failuresSinceOpen += 1
         failuresSinceEarlierOpen += 1
         failuresSinceIntent += 1
+        failuresSinceAnsweredPing += 1
         lastFailureAt = now
         lastFailureEndedAt = endedAt
         intentSinceFailure = false

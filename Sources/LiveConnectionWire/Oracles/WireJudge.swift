@@ -186,6 +186,9 @@ public final class WireJudge: Sendable {
                 guard let client = state.socketOwner[socket] else { continue }
                 owner = client
                 state.ledgers[client].pinged(socket: socket, at: now, report: note)
+            case .ponged(let socket):
+                guard let client = state.socketOwner[socket] else { continue }
+                state.ledgers[client].ponged(socket: socket)
             case .closedByClient(let socket):
                 guard let client = state.socketOwner[socket] else { continue }
                 state.ledgers[client].closedByClient(socket: socket, at: now)
