@@ -51,8 +51,13 @@ func exploreClientMain(
     row("wire checks", "\(summary.checks)")
     print("\nviolations, by wire rule (runs)")
     for (rule, runs) in summary.violatingRuns { row("  \(rule.name)", "\(runs)") }
-    if summary.deadlocks > 0 { row("  simulation deadlocked", "\(summary.deadlocks)") }
+    if summary.deadlocks > 0 { row("  simulation did not finish", "\(summary.deadlocks)") }
     guard !summary.passed else { return 0 }
+    for failure in summary.failures where failure.deadlocked {
+        print("\nseed \(failure.seed)\(failure.clients > 1 ? " (a herd of \(failure.clients))" : ""): the simulation "
+            + "\(failure.unfinished ?? "did not finish")")
+        print("  replay: livesim explore --client \(kind.name) --seeds \(failure.seed)...\(failure.seed)")
+    }
 
     print("\n\(summary.failureCount) failing run(s). The first failing seed of each rule, shrunk:")
     let generator = explorer.generator

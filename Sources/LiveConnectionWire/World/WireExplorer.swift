@@ -65,6 +65,8 @@ public struct WireExplorationSummary: Sendable {
         public var clients: Int
         public var violations: [WireViolation]
         public var deadlocked: Bool
+        /// Why the simulation stopped early, when it did.
+        public var unfinished: String?
     }
 
     public var client: String
@@ -95,7 +97,8 @@ public struct WireExplorationSummary: Sendable {
         if result.deadlocked { deadlocks += 1 }
         guard !result.passed else { return }
         failureCount += 1
-        failures.append(Failure(seed: result.seed, clients: result.clients, violations: result.violations, deadlocked: result.deadlocked))
+        failures.append(Failure(seed: result.seed, clients: result.clients, violations: result.violations, deadlocked: result.deadlocked,
+            unfinished: result.unfinished))
         failures.sort { $0.seed < $1.seed }
         if failures.count > Self.failureLimit { failures.removeLast() }
     }

@@ -68,7 +68,7 @@ public struct WireRun: Sendable {
         return WireRunResult(
             seed: base.seed, client: kind.name, clients: count, violations: judge.violations, wire: log,
             checks: judge.checks, simulatedTime: outcome.finalTime.sinceStart, jobsRun: outcome.jobsRun,
-            deadlocked: !outcome.bodyFinished && !judge.hasViolation)
+            deadlocked: !outcome.bodyFinished && !judge.hasViolation, unfinished: Self.unfinished(outcome))
     }
 
     /// Applies the schedule at its virtual times.
@@ -95,6 +95,19 @@ public struct WireRun: Sendable {
         }
         do { try await clock.sleep(until: start + base.duration) } catch { return }
         judge.check()
+    }
+
+    /// Why the run stopped before its body finished, in a user's words (nil: it finished).
+    static func unfinished(_ outcome: SimulationResult<Void>) -> String? {
+        switch outcome.outcome {
+        case .finished: nil
+        case .deadlocked:
+            "deadlocked at \(outcome.finalTime.sinceStart.traceFormatted) with \(outcome.pendingSleepers) sleepers parked: "
+                + SimulationError.likelyCause
+        case .exceededJobLimit:
+            "stopped after \(outcome.jobsRun) executor jobs (the limit) at \(outcome.finalTime.sinceStart.traceFormatted): "
+                + "the clients' loops multiply, or the limit is too small for this many clients"
+        }
     }
 
     /// The app intent an action stands for (per client: each client has its own URL).
@@ -135,8 +148,11 @@ public struct WireRunResult: Sendable {
     public var checks: Int
     public var simulatedTime: Duration
     public var jobsRun: Int
-    /// The simulation ended with nothing runnable before the run was over.
+    /// The simulation ended with nothing runnable before the run was over, or ran out of
+    /// jobs, with no violation found (a run that already failed may be cut short).
     public var deadlocked: Bool
+    /// Why the simulation stopped before the run was over (nil: it finished).
+    public var unfinished: String?
 
     public var passed: Bool { violations.isEmpty && !deadlocked }
 }
