@@ -35,7 +35,7 @@ public struct ManagerClient: WireClient {
         }
     }
 
-    public func isConnected() async -> Bool? { await manager.phase == .open }
+    public func isConnected() async -> Bool? { await manager.phase.isOpen }
 
     /// The manager as a client kind, with the claims its configuration makes.
     public static func kind(configuration: ConnectionConfiguration = ConnectionConfiguration()) -> ClientKind {
