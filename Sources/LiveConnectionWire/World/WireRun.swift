@@ -30,8 +30,11 @@ public struct WireRun: Sendable {
     }
 
     /// A client whose loops multiply (timers never invalidated) is stopped after this many
-    /// executor jobs; its run is judged on what happened until then.
-    public static let jobLimit = 150_000
+    /// executor jobs; its run is judged on what happened until then. Each further client of
+    /// a herd adds a third of that: the prober asks every client after every wire event, so
+    /// a herd of correct clients costs more than their sum (20 managers × 10 min took up to
+    /// 170,000 jobs, and 150,000 for the whole herd stopped them short).
+    public static func jobLimit(clients: Int) -> Int { 150_000 + 50_000 * (clients - 1) }
 
     /// The URL client `client` uses for simulated endpoint `index`.
     public static func endpoint(_ index: Int, client: Int) -> Endpoint {
@@ -50,7 +53,7 @@ public struct WireRun: Sendable {
         let network = SimulatedNetwork(clock: clock, logCapacity: base.logCapacity, recordsWire: true)
         let topics = [base.feedTopic]
         let judge = WireJudge(claims: kind.claims, clients: count, topics: topics, network: network, clock: clock)
-        let outcome = Simulation.run(strategy: strategy, clock: clock, until: base.duration + .seconds(60), jobLimit: Self.jobLimit) {
+        let outcome = Simulation.run(strategy: strategy, clock: clock, until: base.duration + .seconds(60), jobLimit: Self.jobLimit(clients: count)) {
             var split = SplitMix64(seed: base.managerSeed)
             let clients = (0..<count).map { _ in
                 kind.make(WireClientContext(transport: network, clock: clock, seed: split.nextWord(), topics: topics))
