@@ -12,6 +12,11 @@ import LiveConnectionSimulator
 struct ClientLedger {
     struct Socket {
         var openedAt: VirtualClock.Instant
+        /// When its attempt left the client (its connect timeout runs from here).
+        var attemptedAt: VirtualClock.Instant
+        /// A frame it owed was held back by a stalled writer: the client may never have
+        /// reported it open, so the next socket need not resume.
+        var heldBack = false
         var subscribed: [String] = []
         var resumed = false
         /// This socket must send a resume cursor (the client claims resume and was open before).
@@ -34,6 +39,7 @@ struct ClientLedger {
     /// Sockets the client has not closed (the server may have ended them), oldest first.
     var unclosed: [Int] = []
     var hasBeenOpen = false
+    var lastAttemptAt: VirtualClock.Instant?
 
     // Backoff, as the wire shows it. A client may start counting again at the handshake or
     // once it resubscribed: both are kept, and a delay must fit one of them.
@@ -60,9 +66,19 @@ struct ClientLedger {
     var wanted = false
     var active = true
     var stoppedSince: VirtualClock.Instant?
+    /// A terminal code or status the client learnt at an instant that leaves it open whether
+    /// it stopped (at the instant of an intent, or of the socket's connect timeout: the judge
+    /// cannot tell which the client handled first). Neither "quiet" nor "keeps trying" is
+    /// judged until the client shows which: an attempt, or the next start.
+    var maybeStoppedSince: VirtualClock.Instant?
+    /// Started, active, and surely not stopped: it must keep trying.
+    var mustKeepTrying: Bool { wanted && active && stoppedSince == nil && maybeStoppedSince == nil }
     var stopReason = ""
     /// A socket the client closes (or an attempt it abandons) at the instant of an intent
-    /// was closed for the intent, not because something failed.
+    /// was closed for the intent, not because something failed. A terminal close or status
+    /// the client learns at that instant may have reached it before the intent, or after
+    /// the intent gave the socket up (the judge hears the intent before the client does):
+    /// see ``maybeStoppedSince``.
     var lastIntentAt: VirtualClock.Instant?
 
     /// Since when the client has neither held a socket nor started an attempt.
@@ -89,6 +105,7 @@ struct ClientLedger {
         switch intent {
         case .start:
             wanted = true
+            maybeStoppedSince = nil
             quietSince = now
             stoppedSince = nil
             failuresSinceIntent = 0
@@ -109,6 +126,8 @@ struct ClientLedger {
 
     mutating func attempt(at now: VirtualClock.Instant, rateAllowance: Int, report: Report) {
         quietSince = now
+        lastAttemptAt = now
+        maybeStoppedSince = nil
         if let stopped = stoppedSince, now > stopped {
             report(.wireQuietAfterStop, "connection attempt at \(now) after \(stopReason)")
         }
@@ -177,7 +196,9 @@ struct ClientLedger {
         if reason != TransportError.cancelled.reason || now != lastIntentAt { fail(at: now, endedAt: nil) }
         let words = reason.split(separator: " ")
         if words.count == 2, words[0] == "handshake", let status = Int(words[1]) {
-            if claims.terminalHandshakeStatuses.contains(status), stoppedSince == nil {
+            if claims.terminalHandshakeStatuses.contains(status), stoppedSince == nil, lastIntentAt == now {
+                maybeStoppedSince = now
+            } else if claims.terminalHandshakeStatuses.contains(status), stoppedSince == nil {
                 stoppedSince = now
                 stopReason = "a terminal handshake status \(status) at \(now)"
             }
@@ -186,7 +207,7 @@ struct ClientLedger {
     }
 
     mutating func opened(socket: Int, at now: VirtualClock.Instant) {
-        sockets[socket] = Socket(openedAt: now, needsResume: claims.resumes && hasBeenOpen)
+        sockets[socket] = Socket(openedAt: now, attemptedAt: lastAttemptAt ?? now, needsResume: claims.resumes && hasBeenOpen)
         held.append(socket)
         unclosed.append(socket)
         failuresSinceHandshake = 0
@@ -200,7 +221,7 @@ struct ClientLedger {
     private mutating func completeIfOwedNothing(_ socket: Int) {
         guard let state = sockets[socket], !state.complete, missing(on: socket).isEmpty else { return }
         sockets[socket]!.complete = true
-        hasBeenOpen = true
+        if !state.heldBack { hasBeenOpen = true }
         failuresSinceEarlierOpen = failuresSinceOpen
         failuresSinceOpen = 0
         previousDelay = nil
@@ -208,7 +229,11 @@ struct ClientLedger {
 
     /// - Parameter drainingStall: the socket's writer was stalled and just let go of the
     ///   frames queued behind the stall (written before the stop, leaving now).
-    mutating func sent(socket: Int, text: String, at now: VirtualClock.Instant, drainingStall: Bool, report: Report) {
+    /// - Parameter heldBack: the socket's writer is stalled: this frame has not left yet.
+    mutating func sent(
+        socket: Int, text: String, at now: VirtualClock.Instant, drainingStall: Bool, heldBack: Bool, report: Report
+    ) {
+        if heldBack { sockets[socket]?.heldBack = true }
         if let stopped = stoppedSince, now > stopped, !drainingStall {
             report(.wireQuietAfterStop, "socket \(socket) sent \(text) at \(now) after \(stopReason)")
         }
@@ -260,7 +285,12 @@ struct ClientLedger {
     /// (a terminal code counts only once received: a frozen socket never delivers it).
     mutating func told(socket: Int, code: CloseCode?, at now: VirtualClock.Instant) {
         if let code {
-            if claims.terminalCloseCodes.contains(code), stoppedSince == nil {
+            // Learnt at the instant the socket's connect timeout expired, the code may have
+            // reached a client that had already given the socket up: a stale callback.
+            let atItsDeadline = sockets[socket].map { now == $0.attemptedAt + claims.connectTimeout } ?? false
+            if claims.terminalCloseCodes.contains(code), stoppedSince == nil, lastIntentAt == now || atItsDeadline {
+                maybeStoppedSince = now
+            } else if claims.terminalCloseCodes.contains(code), stoppedSince == nil {
                 stoppedSince = now
                 stopReason = "receiving the terminal close code \(code) at \(now)"
             }

@@ -58,8 +58,7 @@ extension WireJudge {
         let silence = claims.backoff.maximum + claims.connectTimeout + Self.slack
         for client in state.ledgers.indices {
             let ledger = state.ledgers[client]
-            guard ledger.wanted, ledger.active, ledger.stoppedSince == nil, ledger.held.isEmpty,
-                now - ledger.quietSince > silence
+            guard ledger.mustKeepTrying, ledger.held.isEmpty, now - ledger.quietSince > silence
             else { continue }
             report(
                 &state, .wireReconnects, client, now,
@@ -76,7 +75,7 @@ extension WireJudge {
         for client in state.ledgers.indices {
             state.checks += 1
             let ledger = state.ledgers[client]
-            guard ledger.wanted, ledger.active, ledger.stoppedSince == nil, ledger.held.isEmpty else { continue }
+            guard ledger.mustKeepTrying, ledger.held.isEmpty else { continue }
             report(
                 &state, .wireReconnects, client, now,
                 "the server has been healthy since \(since), the app started the client, yet no socket is open at \(now) "

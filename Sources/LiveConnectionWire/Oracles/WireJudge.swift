@@ -179,9 +179,11 @@ public final class WireJudge: Sendable {
             case .sent(let socket, let text):
                 guard let client = state.socketOwner[socket] else { continue }
                 owner = client
-                let stallEnded: VirtualClock.Instant? = network.link(socket: socket)?.lastStallEndedAt
-                let draining: Bool = stallEnded == now
-                state.ledgers[client].sent(socket: socket, text: text, at: now, drainingStall: draining, report: note)
+                let link = network.link(socket: socket)
+                let draining: Bool = link?.lastStallEndedAt == now
+                state.ledgers[client].sent(
+                    socket: socket, text: text, at: now, drainingStall: draining, heldBack: link?.writerStalled ?? false,
+                    report: note)
             case .pinged(let socket):
                 guard let client = state.socketOwner[socket] else { continue }
                 owner = client
