@@ -85,7 +85,8 @@ func exploreClientMain(
 }
 
 /// Replays a wire trace (one with a `client:` line): the same schedule, the same client kind.
-func replayClientTrace(_ trace: Trace, quiet: Bool) throws -> Int32 {
+/// With `output`, saves the trace again with what the server saw in this run (and this build).
+func replayClientTrace(_ trace: Trace, quiet: Bool, output: String? = nil) throws -> Int32 {
     let kind = try clientCatalogue.kind(named: trace.client ?? "")
     let result = WireRun(trace.wireScenario, kind: kind).run()
     if !quiet { for line in result.wire { print(line) } }
@@ -99,5 +100,11 @@ func replayClientTrace(_ trace: Trace, quiet: Bool) throws -> Int32 {
     }
     if result.violations.isEmpty { print(result.deadlocked ? "deadlocked" : "every wire rule held") }
     for violation in result.violations { print("violation: \(violation)") }
+    if let output {
+        var recorded = trace
+        recorded.observed = result.observedEvents
+        try TraceLibrary.write(recorded, toFile: output)
+        print("wrote \(output)")
+    }
     return shows ? 0 : 1
 }

@@ -16,6 +16,8 @@ extension Command {
             virtual time, then the violations. --write saves the run as a trace, with its
             timeline in the observed section, for `livesim diff`. --svg draws that timeline:
             the manager's phases over virtual time, the actions, deliveries and violations.
+            A wire trace (one with a `client:` line) runs its client kind and prints what the
+            server saw; --write re-records that in its observed section (no --svg).
 
               --seed N         the seed, 0 to 18446744073709551615, as explore printed it
               --variant V      the logic to run (default correct): \(SimulationUsage.variants)
@@ -80,10 +82,10 @@ private func replayRun(_ source: ReplaySource, quiet: Bool, output: String?, ove
 
     if trace.client != nil {
         // A wire trace: its client kind against the same schedule, judged from the wire.
-        guard output == nil, picture == nil else {
-            throw CommandFailure("a wire trace (client: \(trace.client ?? "")) keeps what the server saw already: no --write or --svg")
+        guard picture == nil else {
+            throw CommandFailure("a wire trace (client: \(trace.client ?? "")) has no manager phases to draw: no --svg")
         }
-        return try replayClientTrace(trace, quiet: quiet)
+        return try replayClientTrace(trace, quiet: quiet, output: output)
     }
 
     // A trace file is replayed faithfully even when it came from the other build mode.

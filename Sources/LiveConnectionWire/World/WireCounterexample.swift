@@ -26,14 +26,9 @@ public struct WireCounterexample: Sendable {
 
     /// The trace: the shrunk scenario, the client, `expect: violation <rule>`, and what the server saw.
     public var trace: Trace {
-        let violations = result.violations.map { ObservedEvent(at: $0.at, "violation \($0.rule.name): \($0.detail)") }
-        let wire = result.wire.compactMap(ObservedEvent.init(runLogLine:))
-        // What the server saw, then the verdicts, in time order (equal times keep that order).
-        let observed = (wire + violations).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
-            .map(\.element)
         return Trace(
             wire: shrunk, generator: WireScenarioGenerator.traceIdentity, client: client,
-            expectation: .violation(rule.name), observed: observed)
+            expectation: .violation(rule.name), observed: result.observedEvents)
     }
 
     public static func shrink(

@@ -1,6 +1,6 @@
 import Foundation
 public import LiveConnection
-import LiveConnectionSimulator
+public import LiveConnectionSimulator
 
 /// Runs one ``WireScenario`` with clients of one ``ClientKind`` against the simulated
 /// server, and judges them from the wire.
@@ -158,4 +158,13 @@ public struct WireRunResult: Sendable {
     public var unfinished: String?
 
     public var passed: Bool { violations.isEmpty && !deadlocked }
+
+    /// A trace's observed section: what the server saw, then the verdicts, in time order
+    /// (equal times keep that order). Empty when the run kept no log.
+    public var observedEvents: [ObservedEvent] {
+        let verdicts = violations.map { ObservedEvent(at: $0.at, "violation \($0.rule.name): \($0.detail)") }
+        let seen = wire.compactMap(ObservedEvent.init(runLogLine:))
+        return (seen + verdicts).enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
+            .map(\.element)
+    }
 }
