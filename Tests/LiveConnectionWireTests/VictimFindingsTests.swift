@@ -1,4 +1,5 @@
 import ExampleClients
+import Foundation
 import LiveConnectionSimulator
 import LiveConnectionWire
 import Testing
@@ -6,35 +7,53 @@ import Testing
 /// The three victims' flaws, found from the wire by a swarm exploration and shrunk.
 @Suite("Victims judged from the wire")
 struct VictimFindingsTests {
-    /// Each listed flaw: the client, the rule that shows it from the wire, why, and a seed
-    /// range that holds it (from `livesim explore --client NAME --seeds 0..1000`, whose first
-    /// failing seed per rule sets the bound: the test explores the range and must find it).
-    static let findings: [(client: String, rule: Rule, flaw: String, within: UInt64, duration: Duration)] = [
-        ("notifications", .wireOneSocket, "two live sockets after appear + activate", 40, .seconds(3600)),
-        ("notifications", .wireDeadPeerGivenUp, "a silent peer never detected", 40, .seconds(3600)),
-        ("notifications", .wireHerdSpread, "synchronized retries across clients (no jitter)", 40, .seconds(3600)),
-        ("notifications", .wireResubscribedBeforeOpen, "messages lost across a drop (no resubscribe)", 40, .seconds(3600)),
-        ("actor", .wireBackoffWithinClaim, "the fake 'connected' resets the counter: the delay never grows", 3, .seconds(3600)),
-        ("actor", .wireHerdSpread, "0–25 % on top is not full jitter: a herd retries together", 15, .seconds(3600)),
-        ("actor", .wireReconnects, "stops for good after 10 refused attempts", 80, .seconds(3600)),
-        ("actor", .wireDeadPeerGivenUp, "a silent peer never detected", 3, .seconds(3600)),
-        ("timers", .wireQuietAfterStop, "reconnects after the user disconnected", 6, .seconds(600)),
-        ("timers", .wireOneSocket, "a stale failure doubles the new connection", 6, .seconds(600)),
-        ("timers", .wireBackoffWithinClaim, "the counter reset on the fake 'connected': the delay never grows", 6, .seconds(600)),
-        ("timers", .wireRetryLimitKept, "the limit of 5 is never reached", 6, .seconds(600)),
-        ("timers", .wireDeadPeerGivenUp, "no dead-peer detection", 6, .seconds(600)),
+    /// Each listed flaw: the client, the rule that shows it from the wire, why, and the first
+    /// seed that breaks it (`livesim explore --client NAME --seeds 0..1000` in debug, the
+    /// seed in the name of its trace under Traces/clients).
+    static let findings: [(client: String, rule: Rule, flaw: String, seed: UInt64, duration: Duration)] = [
+        ("notifications", .wireOneSocket, "two live sockets after appear + activate", 0, .seconds(3600)),
+        ("notifications", .wireDeadPeerGivenUp, "a silent peer never detected", 2, .seconds(3600)),
+        ("notifications", .wireHerdSpread, "synchronized retries across clients (no jitter)", 14, .seconds(3600)),
+        ("notifications", .wireResubscribedBeforeOpen, "messages lost across a drop (no resubscribe)", 0, .seconds(3600)),
+        ("actor", .wireBackoffWithinClaim, "the fake 'connected' resets the counter: the delay never grows", 2, .seconds(3600)),
+        ("actor", .wireHerdSpread, "0–25 % on top is not full jitter: a herd retries together", 14, .seconds(3600)),
+        ("actor", .wireReconnects, "stops for good after 10 refused attempts", 79, .seconds(3600)),
+        ("actor", .wireDeadPeerGivenUp, "a silent peer never detected", 2, .seconds(3600)),
+        ("timers", .wireQuietAfterStop, "reconnects after the user disconnected", 3, .seconds(600)),
+        ("timers", .wireOneSocket, "a stale failure doubles the new connection", 2, .seconds(600)),
+        ("timers", .wireBackoffWithinClaim, "the counter reset on the fake 'connected': the delay never grows", 0, .seconds(600)),
+        ("timers", .wireRetryLimitKept, "the limit of 5 is never reached", 0, .seconds(600)),
+        ("timers", .wireDeadPeerGivenUp, "no dead-peer detection", 2, .seconds(600)),
     ]
 
     static let catalogue = ClientCatalogue(ExampleClients.all)
 
-    /// One exploration per victim over the largest range its findings name (shared by them).
-    static let summaries: [String: (WireExplorationSummary, WireScenarioGenerator)] = {
-        var result: [String: (WireExplorationSummary, WireScenarioGenerator)] = [:]
-        for kind in catalogue.kinds {
-            let mine = findings.filter { $0.client == kind.name }
-            guard let within = mine.map(\.within).max(), let duration = mine.first?.duration else { continue }
-            let generator = WireScenarioGenerator(duration: duration)
-            result[kind.name] = (WireExplorer(seeds: 0..<within, generator: generator, kind: kind).run(), generator)
+    /// Which seeds a finding's search explores. A release build (CI's second run) explores
+    /// every seed from 0 up to the finding's, as `livesim explore` does, so the flaw is found
+    /// by searching, not by being told where, and shrinks it; a debug build (CI's first run,
+    /// ten times slower: searching and shrinking cost more than 9 CPU minutes there) runs the
+    /// finding's own seed and leaves the shrunk form to its committed trace (replayed by
+    /// `ClientTraceRegressionTests`), unless `LIVESIM_WIRE_FULL=1` asks for all of it.
+    static func seeds(for finding: (client: String, rule: Rule, flaw: String, seed: UInt64, duration: Duration)) -> Range<UInt64> {
+        searchesFromZero ? 0..<(findings.filter { $0.client == finding.client }.map(\.seed).max()! + 1) : finding.seed..<(finding.seed + 1)
+    }
+
+    static var searchesFromZero: Bool {
+        #if DEBUG
+        ProcessInfo.processInfo.environment["LIVESIM_WIRE_FULL"] == "1"
+        #else
+        true
+        #endif
+    }
+
+    /// One exploration per victim and seed range (the findings that share a range share it).
+    static let summaries: [String: WireExplorationSummary] = {
+        var result: [String: WireExplorationSummary] = [:]
+        for finding in findings {
+            let seeds = Self.seeds(for: finding)
+            let key = "\(finding.client) \(seeds)"
+            guard result[key] == nil, let kind = try? catalogue.kind(named: finding.client) else { continue }
+            result[key] = WireExplorer(seeds: seeds, generator: WireScenarioGenerator(duration: finding.duration), kind: kind).run()
         }
         return result
     }()
@@ -43,11 +62,20 @@ struct VictimFindingsTests {
     func found(index: Int) throws {
         let finding = Self.findings[index]
         let kind = try Self.catalogue.kind(named: finding.client)
-        let (summary, generator) = try #require(Self.summaries[finding.client])
+        let seeds = Self.seeds(for: finding)
+        let summary = try #require(Self.summaries["\(finding.client) \(seeds)"])
         let failure = try #require(
-            summary.failures.first { $0.seed < finding.within && $0.violations.contains { $0.rule == finding.rule } },
-            "\(finding.client): \(finding.flaw) — no seed in 0..<\(finding.within) broke \(finding.rule.name)")
-        let scenario = generator.scenario(seed: failure.seed)
+            summary.failures.first { $0.violations.contains { $0.rule == finding.rule } },
+            "\(finding.client): \(finding.flaw) — no seed in \(seeds) broke \(finding.rule.name)")
+        guard Self.searchesFromZero else {
+            let trace = TraceLibrary.fileName(invariant: finding.rule.name, seed: finding.seed, variant: finding.client)
+            let library = try #require(ClientTraceRegressionTests.library)
+            #expect(
+                FileManager.default.fileExists(atPath: library.directory.appendingPathComponent(trace).path),
+                "no shrunk trace \(trace) in Traces/clients")
+            return
+        }
+        let scenario = WireScenarioGenerator(duration: finding.duration).scenario(seed: failure.seed)
         let counterexample = WireCounterexample.shrink(scenario, kind: kind, rule: finding.rule)
         #expect(counterexample.result.violations.contains { $0.rule == finding.rule }, "the shrunk run no longer fails")
         #expect(
@@ -58,7 +86,7 @@ struct VictimFindingsTests {
     @Test("the manager keeps every rule on the seeds where the victims break them")
     func managerKeepsThem() {
         let manager = ManagerClient.kind()
-        for seed in Set(Self.findings.map { $0.within - 1 }).sorted() {
+        for seed in Set(Self.findings.map(\.seed)).sorted() {
             let scenario = WireScenarioGenerator(duration: .seconds(900)).scenario(seed: seed)
             let result = WireRun(scenario, kind: manager, recordsLog: false).run()
             #expect(result.passed, "seed \(seed): \(result.violations)")
