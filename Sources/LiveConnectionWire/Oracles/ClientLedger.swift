@@ -55,6 +55,14 @@ struct ClientLedger {
     var previousDelaySinceAnsweredPing: Duration?
     /// When the client learnt of its last failure (nil: an attempt is in flight or nothing failed).
     var lastFailureAt: VirtualClock.Instant?
+    /// The socket whose ending was the last failure (nil: a failed attempt).
+    var lastFailedSocket: Int?
+    /// Later news of that same ending: the close frame received after a failed ping or
+    /// write told it first, or the client's own close of it. The spec times a retry from
+    /// the ending the client acts on (a manager ignores a failed ping: its receive loop
+    /// reports the end), and the wire cannot show which news that was, so a delay may run
+    /// from any of them.
+    var laterNewsAt: [VirtualClock.Instant] = []
     /// The last failure was a server ending of an open socket at this instant (a herd candidate).
     var lastFailureEndedAt: VirtualClock.Instant?
     var intentSinceFailure = true
@@ -138,6 +146,8 @@ struct ClientLedger {
         }
         defer {
             lastFailureAt = nil
+            lastFailedSocket = nil
+            laterNewsAt = []
             lastFailureEndedAt = nil
             refreshPending = false
         }
@@ -149,11 +159,11 @@ struct ClientLedger {
         if let limit = claims.retryLimit, automaticAttempts > limit {
             report(.wireRetryLimitKept, "automatic attempt \(automaticAttempts) in a row, though the client claims to give up after \(limit)")
         }
-        let delay = now - failedAt
-        judgeDelay(delay, report: report)
+        let delays = ([failedAt] + laterNewsAt).map { now - $0 }
+        let delay = judgeDelay(delays, report: report)
         let firstFailure = failuresSinceOpen == 1
             && (claims.backoffResets == .whenOpen || failuresSinceAnsweredPing == 1)
-        if let endedAt = lastFailureEndedAt, firstFailure, !refreshPending {
+        if let endedAt = lastFailureEndedAt, firstFailure, !refreshPending, laterNewsAt.isEmpty {
             herdRetries.append((endedAt, now, delay))
         }
         previousDelay = delay
@@ -161,8 +171,10 @@ struct ClientLedger {
     }
 
     /// The delay must be possible after n failures, for an n between the failures since the
-    /// last intent and those since the last open (one fewer after a refresh code).
-    private mutating func judgeDelay(_ delay: Duration, report: Report) {
+    /// last intent and those since the last open (one fewer after a refresh code), measured
+    /// from one of the instants the client heard of the failure (`delays`, first news first).
+    /// Returns the delay taken: the first that fits, or the first.
+    private mutating func judgeDelay(_ delays: [Duration], report: Report) -> Duration {
         var counts: [Int] = [failuresSinceIntent, failuresSinceOpen, failuresSinceHandshake, failuresSinceEarlierOpen]
         var previousDelays: [Duration?] = [previousDelay, nil]
         if claims.backoffResets == .whenAHeartbeatIsAnswered {
@@ -172,24 +184,28 @@ struct ClientLedger {
         let high: Int = counts.max()!
         let fewest: Int = counts.min()!
         let low: Int = refreshPending ? max(0, fewest - 1) : fewest
-        guard high >= 1 else { return }
-        let fits = (low...high).contains { n in
-            previousDelays.contains { claims.backoff.distribution(n, $0).bounds.contains(delay) }
+        guard high >= 1 else { return delays[0] }
+        func fits(_ delay: Duration) -> Bool {
+            (low...high).contains { n in
+                previousDelays.contains { claims.backoff.distribution(n, $0).bounds.contains(delay) }
+            }
         }
-        if !fits {
+        let delay = delays.first(where: fits) ?? delays[0]
+        if !fits(delay) {
             let claimed = claims.backoff.distribution(high, previousDelay)
             report(
                 .wireBackoffWithinClaim,
-                "retried after \(delay.traceFormatted) with \(low == high ? "\(high)" : "\(low)…\(high)") failures seen on the wire; "
+                "retried after \(delays.map(\.traceFormatted).joined(separator: " or ")) with \(low == high ? "\(high)" : "\(low)…\(high)") failures seen on the wire; "
                     + "the claim (\(claims.backoff)) allows \(claimed.bounds.lowerBound.traceFormatted)…\(claimed.bounds.upperBound.traceFormatted) after \(high)")
         }
         // Only unambiguous, continuous cases feed the fit: its probability transform must be exact.
         let previousKnown = claims.backoffResets == .whenOpen || previousDelaySinceAnsweredPing == previousDelay
-        if low == high, !refreshPending, previousKnown, case .uniform(let range) = claims.backoff.distribution(high, previousDelay),
+        if low == high, delays.count == 1, !refreshPending, previousKnown, case .uniform(let range) = claims.backoff.distribution(high, previousDelay),
             range.upperBound > range.lowerBound
         {
             fitSamples.append(claims.backoff.distribution(high, previousDelay).cdf(delay))
         }
+        return delay
     }
 
     mutating func attemptFailed(reason: String, at now: VirtualClock.Instant) {
@@ -214,6 +230,8 @@ struct ClientLedger {
         failuresSinceIntent = 0
         automaticAttempts = 0
         lastFailureAt = nil
+        lastFailedSocket = nil
+        laterNewsAt = []
         completeIfOwedNothing(socket)
     }
 
@@ -266,11 +284,10 @@ struct ClientLedger {
         unclosed.removeAll { $0 == socket }
         if !sockets[socket]!.failureCounted {
             sockets[socket]!.failureCounted = true
-            if now != lastIntentAt { fail(at: now, endedAt: nil) }
-        } else if lastFailureAt != nil {
-            // Told earlier, acting now (a pong deadline after an ignored ping error): the
-            // client's wait starts when it gives the socket up.
-            lastFailureAt = now
+            if now != lastIntentAt { fail(at: now, endedAt: nil, socket: socket) }
+        } else {
+            // Told earlier, acting now (a pong deadline after an ignored ping error).
+            laterNews(of: socket, at: now)
         }
     }
 
@@ -296,20 +313,33 @@ struct ClientLedger {
             }
             if claims.refreshCloseCodes.contains(code) { refreshPending = true }
         }
-        guard sockets[socket] != nil, !sockets[socket]!.told else { return }
+        guard sockets[socket] != nil else { return }
+        guard !sockets[socket]!.told else {
+            // The close frame after a failed ping or write told the client first.
+            laterNews(of: socket, at: now)
+            return
+        }
         sockets[socket]!.told = true
         guard !sockets[socket]!.failureCounted else { return }
         sockets[socket]!.failureCounted = true
-        fail(at: now, endedAt: sockets[socket]!.endedByServer)
+        fail(at: now, endedAt: sockets[socket]!.endedByServer, socket: socket)
     }
 
-    private mutating func fail(at now: VirtualClock.Instant, endedAt: VirtualClock.Instant?) {
+    /// News of the ending that is still the last failure (no attempt since): a retry may be timed from it.
+    private mutating func laterNews(of socket: Int, at now: VirtualClock.Instant) {
+        guard socket == lastFailedSocket, let first = lastFailureAt, now > first, !laterNewsAt.contains(now) else { return }
+        laterNewsAt.append(now)
+    }
+
+    private mutating func fail(at now: VirtualClock.Instant, endedAt: VirtualClock.Instant?, socket: Int? = nil) {
         failuresSinceHandshake += 1
         failuresSinceOpen += 1
         failuresSinceEarlierOpen += 1
         failuresSinceIntent += 1
         failuresSinceAnsweredPing += 1
         lastFailureAt = now
+        lastFailedSocket = socket
+        laterNewsAt = []
         lastFailureEndedAt = endedAt
         intentSinceFailure = false
     }
