@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Runs many seeds in parallel, one synchronous simulation per thread at a time, and adds
 /// up what they did and found.
@@ -11,9 +10,9 @@ import Synchronization
 /// for failure in summary.failures { print(failure.seed, failure.violations[0]) }
 /// ```
 ///
-/// Each worker thread takes the next seed from a shared counter, generates its scenario,
-/// runs it without a log, and folds the result into its own ``ExplorationSummary``; the
-/// summaries are merged at the end. Which thread ran which seed does not matter: every
+/// Each worker thread (``SeedWorkers``) takes the next seed from a shared counter,
+/// generates its scenario, runs it without a log, and folds the result into its own
+/// ``ExplorationSummary``; the summaries are merged at the end. Which thread ran which seed does not matter: every
 /// figure is a sum and failures are sorted by seed, so the summary is the same for any
 /// number of threads. Nothing but counters is kept per run, so memory does not grow with
 /// the number of seeds.
@@ -46,39 +45,20 @@ public struct Explorer: Sendable {
     /// Runs every seed; `progress` is called from worker threads after each run with the
     /// number of runs finished and the failures so far.
     public func run(progress: (@Sendable (_ finished: Int, _ failed: Int) -> Void)? = nil) -> ExplorationSummary {
-        let next = Atomic<UInt64>(seeds.lowerBound)
-        let finished = Atomic<Int>(0)
-        let failed = Atomic<Int>(0)
-        let results = Mutex<[ExplorationSummary]>([])
-        let done = DispatchSemaphore(value: 0)
-        let workers = min(threads, max(1, seeds.count))
-        for _ in 0..<workers {
-            let thread = Thread { [self] in
-                var summary = ExplorationSummary(variant: variant.name)
-                while true {
-                    let seed = next.add(1, ordering: .relaxed).oldValue
-                    guard seed < seeds.upperBound else { break }
-                    let scenario = generator.scenario(seed: seed)
-                    let result = SimulationRun(scenario, variant: variant, recordsLog: checksDeterminism).run()
-                    let divergence =
-                        checksDeterminism
-                        ? Self.divergence(result, SimulationRun(scenario, variant: variant, recordsLog: true).run()) : nil
-                    summary.add(result, divergence: divergence, failureLimit: failureLimit)
-                    let failures = result.passed && divergence == nil ? failed.load(ordering: .relaxed) : failed.add(1, ordering: .relaxed).newValue
-                    let count = finished.add(1, ordering: .relaxed).newValue
-                    progress?(count, failures)
-                }
-                results.withLock { $0.append(summary) }
-                done.signal()
-            }
-            // Deep async call chains run synchronously on this thread: give it room.
-            thread.stackSize = 16 << 20
-            thread.start()
-        }
-        for _ in 0..<workers { done.wait() }
-        return results.withLock { summaries in
-            summaries.reduce(ExplorationSummary(variant: variant.name)) { $0.merged(with: $1, failureLimit: failureLimit) }
-        }
+        let (variant, generator, failureLimit, checksDeterminism) = (variant, generator, failureLimit, checksDeterminism)
+        return SeedWorkers(seeds: seeds, threads: threads).run(
+            start: { ExplorationSummary(variant: variant.name) },
+            seed: { seed, summary in
+                let scenario = generator.scenario(seed: seed)
+                let result = SimulationRun(scenario, variant: variant, recordsLog: checksDeterminism).run()
+                let divergence =
+                    checksDeterminism
+                    ? Self.divergence(result, SimulationRun(scenario, variant: variant, recordsLog: true).run()) : nil
+                summary.add(result, divergence: divergence, failureLimit: failureLimit)
+                return result.passed && divergence == nil
+            },
+            merge: { $0.merged(with: $1, failureLimit: failureLimit) },
+            progress: progress)
     }
 }
 

@@ -1,6 +1,4 @@
-import Foundation
 public import LiveConnectionSimulator
-import Synchronization
 
 /// Runs many seeds of the wire world for one client kind, in parallel, and adds up what
 /// the rules found.
@@ -11,9 +9,9 @@ import Synchronization
 /// summary.firstFailure(of: .wireOneSocket)?.seed
 /// ```
 ///
-/// Like ``Explorer``: each worker thread takes the next seed, runs it without a log and
-/// folds the verdict into its own summary; the merged summary does not depend on the
-/// number of threads (failures are kept by seed).
+/// Like ``Explorer``, on the same ``SeedWorkers``: each worker thread takes the next seed,
+/// runs it without a log and folds the verdict into its own summary; the merged summary
+/// does not depend on the number of threads (failures are kept by seed).
 public struct WireExplorer: Sendable {
     public var seeds: Range<UInt64>
     public var generator: WireScenarioGenerator
@@ -28,33 +26,16 @@ public struct WireExplorer: Sendable {
     }
 
     public func run(progress: (@Sendable (_ finished: Int, _ failed: Int) -> Void)? = nil) -> WireExplorationSummary {
-        let next = Atomic<UInt64>(seeds.lowerBound)
-        let finished = Atomic<Int>(0)
-        let failed = Atomic<Int>(0)
-        let results = Mutex<[WireExplorationSummary]>([])
-        let done = DispatchSemaphore(value: 0)
-        let workers = min(threads, max(1, seeds.count))
-        for _ in 0..<workers {
-            let thread = Thread { [self] in
-                var summary = WireExplorationSummary(client: kind.name)
-                while true {
-                    let seed = next.add(1, ordering: .relaxed).oldValue
-                    guard seed < seeds.upperBound else { break }
-                    let result = WireRun(generator.scenario(seed: seed), kind: kind, recordsLog: false).run()
-                    summary.add(result)
-                    let failures = result.passed ? failed.load(ordering: .relaxed) : failed.add(1, ordering: .relaxed).newValue
-                    progress?(finished.add(1, ordering: .relaxed).newValue, failures)
-                }
-                results.withLock { $0.append(summary) }
-                done.signal()
-            }
-            thread.stackSize = 16 << 20
-            thread.start()
-        }
-        for _ in 0..<workers { done.wait() }
-        return results.withLock { summaries in
-            summaries.reduce(WireExplorationSummary(client: kind.name)) { $0.merged(with: $1) }
-        }
+        let (generator, kind) = (generator, kind)
+        return SeedWorkers(seeds: seeds, threads: threads).run(
+            start: { WireExplorationSummary(client: kind.name) },
+            seed: { seed, summary in
+                let result = WireRun(generator.scenario(seed: seed), kind: kind, recordsLog: false).run()
+                summary.add(result)
+                return result.passed
+            },
+            merge: { $0.merged(with: $1) },
+            progress: progress)
     }
 }
 
