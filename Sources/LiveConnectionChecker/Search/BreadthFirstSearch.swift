@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import LiveConnection
 
@@ -20,23 +19,23 @@ import LiveConnection
 /// Memory per state: the state itself, a 4-byte parent index, a 2-byte emission ordinal
 /// (the action is rebuilt by replaying the parent's expansion) and 5.3–10.7 bytes of
 /// hash table slot; the columns grow by chunks, not by doubling.
-final class BreadthFirstSearch<M: Model> {
-    let model: M
-    let options: CheckOptions
-    let evaluator: PropertyEvaluator<M>
-    let threads: Int
+@usableFromInline final class BreadthFirstSearch<M: Model> {
+    @usableFromInline let model: M
+    @usableFromInline let options: CheckOptions
+    @usableFromInline let evaluator: PropertyEvaluator<M>
+    @usableFromInline let threads: Int
 
-    private let states = ChunkedArray<M.State>()
-    private let parents = ChunkedArray<UInt32>()
-    private let ordinals = ChunkedArray<UInt16>()
-    private let table = StateTable()
-    private var statistics = SearchStatistics()
-    private var reached: UInt64 = 0
-    private let memos: [MemoBox<M>]
+    @usableFromInline let states = ChunkedArray<M.State>()
+    @usableFromInline let parents = ChunkedArray<UInt32>()
+    @usableFromInline let ordinals = ChunkedArray<UInt16>()
+    @usableFromInline let table = StateTable()
+    @usableFromInline var statistics = SearchStatistics()
+    @usableFromInline var reached: UInt64 = 0
+    @usableFromInline let memos: [MemoBox<M>]
     /// One per thread, reused level after level (their buffers keep their capacity).
-    private let outputs: [WorkerOutput<M>]
+    @usableFromInline let outputs: [WorkerOutput<M>]
 
-    init(model: M, options: CheckOptions) {
+    @inlinable init(model: M, options: CheckOptions) {
         self.model = model
         self.options = options
         threads = max(1, options.threads)
@@ -45,19 +44,19 @@ final class BreadthFirstSearch<M: Model> {
         outputs = (0..<threads).map { _ in WorkerOutput<M>() }
     }
 
-    func run() -> CheckResult<M> {
+    @inlinable func run() -> CheckResult<M> {
         let start = ContinuousClock.now
         statistics.threads = threads
         statistics.strategy = .breadthFirst
         let outcome = search()
         let elapsed = ContinuousClock.now - start
-        statistics.seconds = elapsed.seconds
+        statistics.seconds = searchSeconds(elapsed)
         statistics.distinctStates = states.count
         statistics.memoryBytes = states.bytes + parents.bytes + ordinals.bytes + table.bytes
         return CheckResult(outcome: outcome, statistics: statistics)
     }
 
-    private func search() -> CheckResult<M>.Outcome {
+    @inlinable func search() -> CheckResult<M>.Outcome {
         for (choice, state) in model.initialStates.enumerated() {
             let hash = model.fingerprint(state)
             guard table.find(state, hash: hash, in: states) == nil else { continue }
@@ -102,7 +101,7 @@ final class BreadthFirstSearch<M: Model> {
 
     /// Checks (and, if `expand`, expands) the states in `range`, in parallel chunks of
     /// the level's locality order.
-    private func process(_ range: Range<Int>, expand: Bool) -> [WorkerOutput<M>] {
+    @inlinable func process(_ range: Range<Int>, expand: Bool) -> [WorkerOutput<M>] {
         let threads = range.count < 512 ? 1 : threads
         let order = localityOrder(range)
         let chunk = (range.count + threads - 1) / threads
@@ -196,7 +195,7 @@ final class BreadthFirstSearch<M: Model> {
         if threads == 1 {
             work(0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: threads, execute: work)
+            concurrentlyPerform(iterations: threads, work)
         }
         return outputs
     }
@@ -206,7 +205,7 @@ final class BreadthFirstSearch<M: Model> {
     /// another, so their cache misses overlap; the third finds the lines in cache.
     /// (A static function of inout arguments: a nested function capturing the worker's
     /// variables would make every access to them a dynamically checked one.)
-    private static func probe(
+    @inlinable static func probe(
         _ batch: inout [Candidate<M.State>], _ homes: inout [UInt32], into candidates: inout [Candidate<M.State>],
         recent: inout RecentSuccessors<M.State>, level: Int, visited: UnsafeBufferPointer<StateTableView>,
         states: ChunkedArray<M.State>.View, touched: inout UInt32
@@ -248,7 +247,7 @@ final class BreadthFirstSearch<M: Model> {
     /// The level's indices grouped by locality bucket (the model's key, hashed), in
     /// index order within a bucket: a counting sort. States that share work (for the
     /// connection model, a machine and its cached steps) are then expanded together.
-    private func localityOrder(_ range: Range<Int>) -> [UInt32] {
+    @inlinable func localityOrder(_ range: Range<Int>) -> [UInt32] {
         let bucketBits = 12
         var buckets = [UInt16](repeating: 0, count: range.count)
         var starts = [Int](repeating: 0, count: (1 << bucketBits) + 1)
@@ -268,7 +267,7 @@ final class BreadthFirstSearch<M: Model> {
         return order
     }
 
-    private func violation(at index: Int, property: Int, message: String) -> PropertyViolation<M> {
+    @inlinable func violation(at index: Int, property: Int, message: String) -> PropertyViolation<M> {
         var path: [(parent: M.State, ordinal: Int)] = []
         var current = index
         while parents[current] != .max {
@@ -283,39 +282,48 @@ final class BreadthFirstSearch<M: Model> {
 }
 
 /// A successor the visited set did not hold when its parent was expanded.
-struct Candidate<State> {
-    var state: State
-    var hash: UInt64
-    var parent: UInt32
-    var ordinal: UInt16
+@usableFromInline struct Candidate<State> {
+    @usableFromInline var state: State
+    @usableFromInline var hash: UInt64
+    @usableFromInline var parent: UInt32
+    @usableFromInline var ordinal: UInt16
+
+    @inlinable init(state: State, hash: UInt64, parent: UInt32, ordinal: UInt16) {
+        self.state = state
+        self.hash = hash
+        self.parent = parent
+        self.ordinal = ordinal
+    }
 }
 
 /// One worker's results for one level; each worker writes only its own.
-final class WorkerOutput<M: Model>: @unchecked Sendable {
+@usableFromInline final class WorkerOutput<M: Model>: @unchecked Sendable {
     /// The candidates grouped by table shard, each group in level order.
-    var candidates: [Candidate<M.State>] = []
+    @usableFromInline var candidates: [Candidate<M.State>] = []
     /// Where each shard's group starts in `candidates` (one more entry than shards).
-    var shardStarts: [Int] = []
-    var generated = 0
-    var reached: UInt64 = 0
+    @usableFromInline var shardStarts: [Int] = []
+    @usableFromInline var generated = 0
+    @usableFromInline var reached: UInt64 = 0
     /// The sum of the prefetching loads (kept so the compiler cannot drop them).
-    var touched: UInt32 = 0
-    var violation: (index: Int, property: Int, message: String)?
+    @usableFromInline var touched: UInt32 = 0
+    @usableFromInline var violation: (index: Int, property: Int, message: String)?
 
     /// Candidates in expansion order (a buffer kept for its capacity).
-    var found: [Candidate<M.State>] = []
+    @usableFromInline var found: [Candidate<M.State>] = []
     /// The worker's recently met successors, kept across levels.
-    var recent = RecentSuccessors<M.State>()
+    @usableFromInline var recent = RecentSuccessors<M.State>()
+
+    @inlinable init() {}
 
     /// The recent-successor cache, moved out (so recording into it does not copy).
-    func takeRecent() -> RecentSuccessors<M.State> {
+    @inlinable func takeRecent() -> RecentSuccessors<M.State> {
         var cache = RecentSuccessors<M.State>(bits: 0)
         swap(&cache, &recent)
         return cache
     }
 
     /// Clears the figures of the last level.
-    func reset() {
+    @inlinable func reset() {
         generated = 0
         reached = 0
         touched = 0
@@ -325,7 +333,7 @@ final class WorkerOutput<M: Model>: @unchecked Sendable {
     }
 
     /// The found buffer, emptied, moved out (so appending to it does not copy).
-    func takeFound() -> [Candidate<M.State>] {
+    @inlinable func takeFound() -> [Candidate<M.State>] {
         var buffer: [Candidate<M.State>] = []
         swap(&buffer, &found)
         buffer.removeAll(keepingCapacity: true)
@@ -334,7 +342,7 @@ final class WorkerOutput<M: Model>: @unchecked Sendable {
 
     /// Stores `found` grouped by shard, keeping their order within each shard (a stable
     /// counting sort).
-    func group(_ found: [Candidate<M.State>]) {
+    @inlinable func group(_ found: [Candidate<M.State>]) {
         var starts = [Int](repeating: 0, count: StateTable.shardCount + 1)
         for candidate in found { starts[StateTable.shardIndex(candidate.hash) + 1] += 1 }
         for shard in 0..<StateTable.shardCount { starts[shard + 1] += starts[shard] }
@@ -353,7 +361,7 @@ final class WorkerOutput<M: Model>: @unchecked Sendable {
 }
 
 /// A worker's memo, kept across levels; only its worker touches it.
-final class MemoBox<M: Model>: @unchecked Sendable {
-    var memo: M.Memo
-    init(_ memo: M.Memo) { self.memo = memo }
+@usableFromInline final class MemoBox<M: Model>: @unchecked Sendable {
+    @usableFromInline var memo: M.Memo
+    @inlinable init(_ memo: M.Memo) { self.memo = memo }
 }

@@ -56,6 +56,11 @@ public struct CheckResult<M: Model>: Sendable {
     public var outcome: Outcome
     public var statistics: SearchStatistics
 
+    @usableFromInline init(outcome: Outcome, statistics: SearchStatistics) {
+        self.outcome = outcome
+        self.statistics = statistics
+    }
+
     /// True when nothing failed and every `sometimes` goal was reached.
     public var passed: Bool {
         if case .passed = outcome { return true }
@@ -100,6 +105,8 @@ public struct SearchStatistics: Sendable, CustomStringConvertible {
     public var threads = 1
     /// The strategy used.
     public var strategy = CheckOptions.Strategy.breadthFirst
+
+    @usableFromInline init() {}
 
     /// Distinct states per wall-clock second.
     public var distinctStatesPerSecond: Double { seconds > 0 ? Double(distinctStates) / seconds : 0 }

@@ -15,21 +15,21 @@
 /// worker threads may read elements and write disjoint reserved ones while nobody
 /// reserves (the search's phases guarantee that). Indexing is two loads, the first
 /// into a small directory that stays in cache.
-final class ChunkedArray<Element>: @unchecked Sendable {
+@usableFromInline final class ChunkedArray<Element>: @unchecked Sendable {
     /// Elements per chunk, as a power of two: 2 MiB worth (one huge page, see ``LargePages``).
-    static var chunkShift: Int {
+    @inlinable static var chunkShift: Int {
         let stride = MemoryLayout<Element>.stride
         return 21 - (Int.bitWidth - 1 - stride.leadingZeroBitCount)
     }
-    static var chunkSize: Int { 1 << chunkShift }
+    @inlinable static var chunkSize: Int { 1 << chunkShift }
 
-    private var directory: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
-    private var directoryCapacity: Int
-    private var chunks = 0
+    @usableFromInline var directory: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
+    @usableFromInline var directoryCapacity: Int
+    @usableFromInline var chunks = 0
     /// Elements initialized, all below this index (set by the owner after filling a reserved range).
-    var count = 0
+    @usableFromInline var count = 0
 
-    init() {
+    @inlinable init() {
         directoryCapacity = 64
         directory = .allocate(capacity: directoryCapacity)
     }
@@ -46,13 +46,13 @@ final class ChunkedArray<Element>: @unchecked Sendable {
     }
 
     /// Elements that fit without allocating.
-    var capacity: Int { chunks << Self.chunkShift }
+    @inlinable var capacity: Int { chunks << Self.chunkShift }
 
     /// Bytes allocated for elements.
-    var bytes: Int { capacity * MemoryLayout<Element>.stride }
+    @inlinable var bytes: Int { capacity * MemoryLayout<Element>.stride }
 
     /// Makes indices below `size` writable. Not thread-safe: call between phases.
-    func reserve(upTo size: Int) {
+    @inlinable func reserve(upTo size: Int) {
         while capacity < size {
             if chunks == directoryCapacity {
                 let bigger = UnsafeMutablePointer<UnsafeMutablePointer<Element>>.allocate(
@@ -70,43 +70,47 @@ final class ChunkedArray<Element>: @unchecked Sendable {
 
     /// Writes the element at a reserved, not yet initialized index.
     @inline(__always)
-    func initialize(_ index: Int, to element: Element) {
+    @inlinable func initialize(_ index: Int, to element: Element) {
         (directory[index >> Self.chunkShift] + (index & (Self.chunkSize - 1))).initialize(to: element)
     }
 
     /// Appends one element (single-threaded use).
-    func append(_ element: Element) {
+    @inlinable func append(_ element: Element) {
         reserve(upTo: count + 1)
         initialize(count, to: element)
         count += 1
     }
 
     @inline(__always)
-    subscript(index: Int) -> Element {
+    @inlinable subscript(index: Int) -> Element {
         directory[index >> Self.chunkShift][index & (Self.chunkSize - 1)]
     }
 
     /// The address of an element, to touch its cache line ahead of use.
     @inline(__always)
-    func address(_ index: Int) -> UnsafeRawPointer {
+    @inlinable func address(_ index: Int) -> UnsafeRawPointer {
         UnsafeRawPointer(directory[index >> Self.chunkShift] + (index & (Self.chunkSize - 1)))
     }
 
     /// The elements as a plain value: valid until the next ``reserve(upTo:)``.
-    var view: View { View(directory: directory) }
+    @inlinable var view: View { View(directory: directory) }
 
     /// Reads without class field loads, for the hot loops of a phase in which nobody
     /// reserves.
-    struct View: @unchecked Sendable {
-        let directory: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
+    @usableFromInline struct View: @unchecked Sendable {
+        @usableFromInline let directory: UnsafeMutablePointer<UnsafeMutablePointer<Element>>
+
+        @inlinable init(directory: UnsafeMutablePointer<UnsafeMutablePointer<Element>>) {
+            self.directory = directory
+        }
 
         @inline(__always)
-        subscript(index: Int) -> Element {
+        @inlinable subscript(index: Int) -> Element {
             directory[index >> ChunkedArray.chunkShift][index & (ChunkedArray.chunkSize - 1)]
         }
 
         @inline(__always)
-        func address(_ index: Int) -> UnsafeRawPointer {
+        @inlinable func address(_ index: Int) -> UnsafeRawPointer {
             UnsafeRawPointer(directory[index >> ChunkedArray.chunkShift] + (index & (ChunkedArray.chunkSize - 1)))
         }
     }

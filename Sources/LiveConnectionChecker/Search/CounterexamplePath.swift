@@ -17,12 +17,23 @@ public struct CounterexamplePath<M: Model>: Sendable {
         public var action: M.Action
         public var choice: Int
         public var state: M.State
+
+        @usableFromInline init(action: M.Action, choice: Int, state: M.State) {
+            self.action = action
+            self.choice = choice
+            self.state = state
+        }
     }
 
     /// Where the path starts.
     public var initial: M.State
     /// The steps, in order; the last state is the one that breaks the property.
     public var steps: [Step]
+
+    @usableFromInline init(initial: M.State, steps: [Step]) {
+        self.initial = initial
+        self.steps = steps
+    }
 
     /// The number of actions (the length BFS minimises).
     public var length: Int { steps.count }
@@ -46,4 +57,11 @@ public struct PropertyViolation<M: Model>: Sendable {
     public var message: String
     /// The path to the failure (for `sometimes`, empty: there is no single witness).
     public var counterexample: CounterexamplePath<M>
+
+    @usableFromInline init(property: String, kind: Property<M>.Kind, message: String, counterexample: CounterexamplePath<M>) {
+        self.property = property
+        self.kind = kind
+        self.message = message
+        self.counterexample = counterexample
+    }
 }

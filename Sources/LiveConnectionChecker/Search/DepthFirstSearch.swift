@@ -8,52 +8,64 @@ import LiveConnection
 /// collision can hide a state (see ``FingerprintSet``). Single-threaded: parallel
 /// depth-first search needs a concurrent visited set, and the breadth-first mode is
 /// where the cores go.
-final class DepthFirstSearch<M: Model> {
-    let model: M
-    let options: CheckOptions
-    let evaluator: PropertyEvaluator<M>
-    private var visited = FingerprintSet(capacity: 1 << 16)
-    private var statistics = SearchStatistics()
-    private var memo: M.Memo
+@usableFromInline final class DepthFirstSearch<M: Model> {
+    @usableFromInline let model: M
+    @usableFromInline let options: CheckOptions
+    @usableFromInline let evaluator: PropertyEvaluator<M>
+    @usableFromInline var visited = FingerprintSet(capacity: 1 << 16)
+    @usableFromInline var statistics = SearchStatistics()
+    @usableFromInline var memo: M.Memo
     /// The buffer of the `eventually` searches.
-    private var scratch: [M.State] = []
-    private var reached: UInt64 = 0
+    @usableFromInline var scratch: [M.State] = []
+    @usableFromInline var reached: UInt64 = 0
 
-    private struct Frame {
-        var state: M.State
-        var depth: Int
+    @usableFromInline struct Frame {
+        @usableFromInline var state: M.State
+        @usableFromInline var depth: Int
         /// Successors with their emission ordinals (the action is rebuilt from the
         /// ordinal only for a counterexample: building every action is costly).
-        var successors: [Successor]
-        var cursor = 0
+        @usableFromInline var successors: [Successor]
+        @usableFromInline var cursor = 0
         /// How this frame's state was reached from the frame below (nil for a root).
-        var step: Successor?
+        @usableFromInline var step: Successor?
+
+        @inlinable init(state: M.State, depth: Int, successors: [Successor], step: Successor?) {
+            self.state = state
+            self.depth = depth
+            self.successors = successors
+            self.step = step
+        }
     }
 
-    private struct Successor {
-        var state: M.State
-        var ordinal: Int
+    @usableFromInline struct Successor {
+        @usableFromInline var state: M.State
+        @usableFromInline var ordinal: Int
+
+        @inlinable init(state: M.State, ordinal: Int) {
+            self.state = state
+            self.ordinal = ordinal
+        }
     }
 
-    init(model: M, options: CheckOptions) {
+    @inlinable init(model: M, options: CheckOptions) {
         self.model = model
         self.options = options
         evaluator = PropertyEvaluator(model: model, checkEventually: options.checkEventually)
         memo = model.makeMemo()
     }
 
-    func run() -> CheckResult<M> {
+    @inlinable func run() -> CheckResult<M> {
         let start = ContinuousClock.now
         statistics.strategy = .depthFirst
         statistics.threads = 1
         let outcome = search()
-        statistics.seconds = (ContinuousClock.now - start).seconds
+        statistics.seconds = searchSeconds(ContinuousClock.now - start)
         statistics.distinctStates = visited.count
         statistics.memoryBytes = visited.bytes
         return CheckResult(outcome: outcome, statistics: statistics)
     }
 
-    private func search() -> CheckResult<M>.Outcome {
+    @inlinable func search() -> CheckResult<M>.Outcome {
         let limit = options.maxStates ?? .max
         let maxDepth = options.maxDepth ?? .max
         var truncated = false
@@ -83,7 +95,7 @@ final class DepthFirstSearch<M: Model> {
     }
 
     /// Checks a newly reached state and pushes it if it must be explored.
-    private func visit(
+    @inlinable func visit(
         _ state: M.State, depth: Int, step: Successor?, stack: inout [Frame], maxDepth: Int
     ) -> CheckResult<M>.Outcome? {
         // Without a depth bound, the depth a state was first met at does not matter: a

@@ -6,24 +6,24 @@
 /// Two distinct states with the same fingerprint are confused, and the second is never
 /// explored: with n states the chance of any such collision is about n²/2⁶⁵
 /// (10⁷ states: 3·10⁻⁶). Breadth-first mode stores full states and has no such risk.
-struct FingerprintSet: Sendable {
-    private var slots: [UInt64]
-    private var depths: [UInt16]
-    private(set) var count = 0
-    private var mask: Int
+@usableFromInline struct FingerprintSet: Sendable {
+    @usableFromInline var slots: [UInt64]
+    @usableFromInline var depths: [UInt16]
+    @usableFromInline var count = 0
+    @usableFromInline var mask: Int
 
-    init(capacity: Int) {
+    @inlinable init(capacity: Int) {
         let size = openAddressingSize(forCapacity: capacity)
         slots = Array(repeating: 0, count: size)
         depths = Array(repeating: 0, count: size)
         mask = size - 1
     }
 
-    var bytes: Int { slots.count * (MemoryLayout<UInt64>.stride + MemoryLayout<UInt16>.stride) }
+    @inlinable var bytes: Int { slots.count * (MemoryLayout<UInt64>.stride + MemoryLayout<UInt16>.stride) }
 
     /// Inserts the fingerprint at `depth`; true if it is new or was only seen deeper
     /// (then the state must be explored again).
-    mutating func visit(_ fingerprint: UInt64, depth: Int) -> Bool {
+    @inlinable mutating func visit(_ fingerprint: UInt64, depth: Int) -> Bool {
         let key = fingerprint == 0 ? 1 : fingerprint  // 0 marks an empty slot
         let level = UInt16(clamping: depth)
         var slot = Int(truncatingIfNeeded: key) & mask
@@ -42,7 +42,7 @@ struct FingerprintSet: Sendable {
         return true
     }
 
-    private mutating func grow() {
+    @inlinable mutating func grow() {
         let oldSlots = slots, oldDepths = depths
         slots = Array(repeating: 0, count: oldSlots.count * 2)
         depths = Array(repeating: 0, count: oldSlots.count * 2)
@@ -58,7 +58,7 @@ struct FingerprintSet: Sendable {
 
 /// The smallest power of two, at least 16, whose table holds `capacity` entries at most
 /// 3/4 full (both tables probe linearly and mask the hash, so the size must be a power of two).
-func openAddressingSize(forCapacity capacity: Int) -> Int {
+@inlinable func openAddressingSize(forCapacity capacity: Int) -> Int {
     var size = 16
     while size * 3 / 4 < capacity { size *= 2 }
     return size

@@ -17,12 +17,12 @@
 /// TLB and walks the page tables; with 2 MiB pages the TLB covers 512 times more.
 /// On Linux the blocks are marked `MADV_HUGEPAGE` (transparent huge pages in their
 /// `madvise` mode); elsewhere they are ordinary aligned memory.
-enum LargePages {
-    static let size = 2 << 20
+@usableFromInline enum LargePages {
+    @usableFromInline static let size = 2 << 20
 
     /// Uninitialized memory of at least `bytes`; blocks of 2 MiB or more are 2 MiB-aligned
     /// mappings of their own. Free with ``deallocate(_:bytes:)`` and the same `bytes`.
-    static func allocate(bytes: Int) -> UnsafeMutableRawPointer {
+    @usableFromInline static func allocate(bytes: Int) -> UnsafeMutableRawPointer {
         #if canImport(Glibc)
             if bytes >= size {
                 let length = rounded(bytes)
@@ -45,7 +45,7 @@ enum LargePages {
         return UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
     }
 
-    static func deallocate(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
+    @usableFromInline static func deallocate(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
         #if canImport(Glibc)
             if bytes >= size {
                 munmap(pointer, rounded(bytes))

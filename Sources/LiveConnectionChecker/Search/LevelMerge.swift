@@ -1,4 +1,3 @@
-import Dispatch
 
 /// Stores one breadth-first level's new states: deduplicates the workers' candidates
 /// per table shard in parallel, numbers the survivors in canonical order, and stores
@@ -15,21 +14,36 @@ import Dispatch
 /// numbered in that order: exactly the states, parents and indices a sequential search
 /// expanding the level in index order would store, whatever order the workers expanded
 /// it in and however many there were. The state bound keeps a prefix of that order.
-struct LevelMerge<M: Model> {
-    let outputs: [WorkerOutput<M>]
+@usableFromInline struct LevelMerge<M: Model>: Sendable {
+    @usableFromInline let outputs: [WorkerOutput<M>]
     /// The indices of the level that was expanded (the parents).
-    let parentLevel: Range<Int>
-    let states: ChunkedArray<M.State>
-    let parents: ChunkedArray<UInt32>
-    let ordinals: ChunkedArray<UInt16>
-    let table: StateTable
-    let model: M
-    let threads: Int
+    @usableFromInline let parentLevel: Range<Int>
+    @usableFromInline let states: ChunkedArray<M.State>
+    @usableFromInline let parents: ChunkedArray<UInt32>
+    @usableFromInline let ordinals: ChunkedArray<UInt16>
+    @usableFromInline let table: StateTable
+    @usableFromInline let model: M
+    @usableFromInline let threads: Int
     /// The state bound.
-    let limit: Int
+    @usableFromInline let limit: Int
+
+    @inlinable init(
+        outputs: [WorkerOutput<M>], parentLevel: Range<Int>, states: ChunkedArray<M.State>, parents: ChunkedArray<UInt32>,
+        ordinals: ChunkedArray<UInt16>, table: StateTable, model: M, threads: Int, limit: Int
+    ) {
+        self.outputs = outputs
+        self.parentLevel = parentLevel
+        self.states = states
+        self.parents = parents
+        self.ordinals = ordinals
+        self.table = table
+        self.model = model
+        self.threads = threads
+        self.limit = limit
+    }
 
     /// Stores the level; true if the state bound cut it.
-    func run() -> Bool {
+    @inlinable func run() -> Bool {
         let shards = StateTable.shardCount
         let lists = ShardLists<M>(shards: shards)
         let total = outputs.reduce(0) { $0 + $1.candidates.count }
@@ -81,20 +95,20 @@ struct LevelMerge<M: Model> {
 
     /// Runs `body` for every shard, on `threads` threads when `parallel` (each thread
     /// takes every `threads`-th shard: shards are about equally full).
-    private func perShard(_ parallel: Bool, _ body: @Sendable (Int) -> Void) {
+    @inlinable func perShard(_ parallel: Bool, _ body: @Sendable (Int) -> Void) {
         let shards = StateTable.shardCount
         guard parallel else {
             for shard in 0..<shards { body(shard) }
             return
         }
-        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+        concurrentlyPerform(iterations: threads) { worker in
             for shard in stride(from: worker, to: shards, by: threads) { body(shard) }
         }
     }
 
     /// Writes a shard's kept survivors at their indices and inserts them into the
     /// shard's table.
-    private func store(_ shard: Int, _ lists: ShardLists<M>, base: Int) {
+    @inlinable func store(_ shard: Int, _ lists: ShardLists<M>, base: Int) {
         let table = table.shards[shard]
         for (reference, rank) in zip(lists.winners[shard: shard], lists.ranks[shard: shard]) where rank != 0 {
             let candidate = outputs[Int(reference >> 32)].candidates[Int(reference & 0xFFFF_FFFF)]
@@ -110,12 +124,12 @@ struct LevelMerge<M: Model> {
 /// Per shard: its survivors as (worker, position) references, their (parent, ordinal)
 /// keys, and their canonical rank + 1 (0: cut by the state bound). Shard `s` is written
 /// only by the thread that handles `s`, or by the sequential step between the phases.
-private final class ShardLists<M: Model>: @unchecked Sendable {
-    let winners: PerShard<UInt64>
-    let keys: PerShard<UInt64>
-    let ranks: PerShard<UInt32>
+@usableFromInline final class ShardLists<M: Model>: @unchecked Sendable {
+    @usableFromInline let winners: PerShard<UInt64>
+    @usableFromInline let keys: PerShard<UInt64>
+    @usableFromInline let ranks: PerShard<UInt32>
 
-    init(shards: Int) {
+    @inlinable init(shards: Int) {
         winners = PerShard(shards)
         keys = PerShard(shards)
         ranks = PerShard(shards)
@@ -123,7 +137,7 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
 
     /// Keeps one candidate per distinct state of `shard`: the one with the smallest
     /// (parent, ordinal) key.
-    func deduplicate(_ shard: Int, outputs: [WorkerOutput<M>]) {
+    @inlinable func deduplicate(_ shard: Int, outputs: [WorkerOutput<M>]) {
         var count = 0
         for output in outputs { count += output.shardStarts[shard + 1] - output.shardStarts[shard] }
         guard count > 0 else { return }
@@ -176,20 +190,27 @@ private final class ShardLists<M: Model>: @unchecked Sendable {
     }
 }
 
-private struct SeenSlot<State> {
-    var state: State
-    var hash: UInt64
+@usableFromInline struct SeenSlot<State> {
+    @usableFromInline var state: State
+    @usableFromInline var hash: UInt64
     /// The survivor's (parent, ordinal) key.
-    var key: UInt64
-    var survivor: UInt32
+    @usableFromInline var key: UInt64
+    @usableFromInline var survivor: UInt32
+
+    @inlinable init(state: State, hash: UInt64, key: UInt64, survivor: UInt32) {
+        self.state = state
+        self.hash = hash
+        self.key = key
+        self.survivor = survivor
+    }
 }
 
 /// One value per shard in a fixed buffer, so threads handling different shards never
 /// write the same array.
-private final class PerShard<Value>: @unchecked Sendable {
-    private let values: UnsafeMutableBufferPointer<[Value]>
+@usableFromInline final class PerShard<Value>: @unchecked Sendable {
+    @usableFromInline let values: UnsafeMutableBufferPointer<[Value]>
 
-    init(_ shards: Int) {
+    @inlinable init(_ shards: Int) {
         values = .allocate(capacity: shards)
         values.initialize(repeating: [])
     }
@@ -199,7 +220,7 @@ private final class PerShard<Value>: @unchecked Sendable {
         values.deallocate()
     }
 
-    subscript(shard shard: Int) -> [Value] {
+    @inlinable subscript(shard shard: Int) -> [Value] {
         get { values[shard] }
         _modify { yield &values[shard] }
     }

@@ -71,11 +71,11 @@ public protocol Model: Sendable {
 }
 
 extension Model where Memo == Void {
-    public func makeMemo() {}
+    @inlinable public func makeMemo() {}
 }
 
 extension Model {
-    public func expand(
+    @inlinable public func expand(
         _ state: State, memo: inout Memo, where filter: ((Action) -> Bool)?,
         _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
     ) {
@@ -86,18 +86,18 @@ extension Model {
         }
     }
 
-    public func expand(
+    @inlinable public func expand(
         _ state: State, memo: inout Memo, where filter: @escaping (Action) -> Bool, filterKey: Int,
         _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
     ) {
         expand(state, memo: &memo, where: filter, body)
     }
 
-    public func fingerprint(_ state: State) -> UInt64 {
+    @inlinable public func fingerprint(_ state: State) -> UInt64 {
         UInt64(bitPattern: Int64(state.hashValue))
     }
 
-    public func invariantsMayFail(in state: State) -> Bool { true }
+    @inlinable public func invariantsMayFail(in state: State) -> Bool { true }
 
-    public func localityKey(_ state: State) -> UInt64 { 0 }
+    @inlinable public func localityKey(_ state: State) -> UInt64 { 0 }
 }

@@ -20,7 +20,7 @@ public struct ModelChecker<M: Model>: Sendable {
     public init(_ model: M) { self.model = model }
 
     /// Runs one search.
-    public func run(_ options: CheckOptions = CheckOptions()) -> CheckResult<M> {
+    @inlinable public func run(_ options: CheckOptions = CheckOptions()) -> CheckResult<M> {
         switch options.strategy {
         case .breadthFirst: BreadthFirstSearch(model: model, options: options).run()
         case .depthFirst: DepthFirstSearch(model: model, options: options).run()
@@ -28,7 +28,7 @@ public struct ModelChecker<M: Model>: Sendable {
     }
 
     /// Rebuilds the path to `target` by replaying emission ordinals from its root.
-    static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State) -> CounterexamplePath<M>
+    @inlinable static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State) -> CounterexamplePath<M>
     {
         var memo = model.makeMemo()
         var steps: [CounterexamplePath<M>.Step] = []

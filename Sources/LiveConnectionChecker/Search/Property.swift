@@ -25,7 +25,7 @@ public struct Property<M: Model>: Sendable {
         case always, sometimes, eventually
     }
 
-    enum Check: Sendable {
+    @usableFromInline enum Check: Sendable {
         case always(@Sendable (M.State) -> String?)
         case sometimes(@Sendable (M.State) -> Bool)
         case eventually(
@@ -37,7 +37,7 @@ public struct Property<M: Model>: Sendable {
     public let name: String
     /// One line: what a pass of this property proves.
     public let summary: String
-    let check: Check
+    @usableFromInline let check: Check
 
     /// The kind of claim.
     public var kind: Kind {

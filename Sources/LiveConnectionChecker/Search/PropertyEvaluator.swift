@@ -1,22 +1,22 @@
 /// Evaluates a model's properties on one state: invariants, `eventually` (by a small
 /// bounded search along progress actions) and the `sometimes` goals it reaches.
-struct PropertyEvaluator<M: Model>: Sendable {
-    typealias Eventually = (
+@usableFromInline struct PropertyEvaluator<M: Model>: Sendable {
+    @usableFromInline typealias Eventually = (
         index: Int, trigger: @Sendable (M.State) -> Bool, goal: @Sendable (M.State) -> Bool, within: Int,
         progress: @Sendable (M.Action) -> Bool
     )
 
-    let model: M
-    let properties: [Property<M>]
-    let checkEventually: Bool
+    @usableFromInline let model: M
+    @usableFromInline let properties: [Property<M>]
+    @usableFromInline let checkEventually: Bool
     /// Indices of the `sometimes` properties, in declaration order.
-    let sometimes: [Int]
+    @usableFromInline let sometimes: [Int]
     // The checks split by kind once, so the per-state loops call closures directly.
-    private let invariants: [(index: Int, violation: @Sendable (M.State) -> String?)]
-    private let eventualities: [Eventually]
-    private let reachabilities: [@Sendable (M.State) -> Bool]
+    @usableFromInline let invariants: [(index: Int, violation: @Sendable (M.State) -> String?)]
+    @usableFromInline let eventualities: [Eventually]
+    @usableFromInline let reachabilities: [@Sendable (M.State) -> Bool]
 
-    init(model: M, checkEventually: Bool) {
+    @inlinable init(model: M, checkEventually: Bool) {
         self.model = model
         let properties = model.properties
         self.properties = properties
@@ -43,13 +43,13 @@ struct PropertyEvaluator<M: Model>: Sendable {
     }
 
     /// All `sometimes` properties reached, as a bit mask over ``sometimes``.
-    var allReached: UInt64 { sometimes.count == 64 ? .max : (1 << UInt64(sometimes.count)) - 1 }
+    @inlinable var allReached: UInt64 { sometimes.count == 64 ? .max : (1 << UInt64(sometimes.count)) - 1 }
 
     /// The verdict of a search that found no failing state: `reached` is the mask of the
     /// `sometimes` goals met. An unmet goal is a violation only when the search covered the
     /// whole reachable space (the model cannot do that thing); after a depth or state bound
     /// it is "not reached within the bound" — the goal may lie just beyond it.
-    func verdict(reached: UInt64, statistics: SearchStatistics, initial: M.State) -> CheckResult<M>.Outcome {
+    @inlinable func verdict(reached: UInt64, statistics: SearchStatistics, initial: M.State) -> CheckResult<M>.Outcome {
         let unreached = sometimes.enumerated().filter { reached & (1 << UInt64($0.offset)) == 0 }.map { properties[$0.element] }
         guard let first = unreached.first else { return .passed }
         guard statistics.exhausted && !statistics.depthBoundHit else {
@@ -65,7 +65,7 @@ struct PropertyEvaluator<M: Model>: Sendable {
     /// The first property (in declaration order) `state` violates: its index and message.
     /// `scratch` is the caller's buffer for the `eventually` searches, reused from state
     /// to state so that a search allocates nothing once the buffer has grown.
-    func firstViolation(
+    @inlinable func firstViolation(
         _ state: M.State, memo: inout M.Memo, scratch: inout [M.State]
     ) -> (property: Int, message: String)? {
         var found: (property: Int, message: String)?
@@ -91,7 +91,7 @@ struct PropertyEvaluator<M: Model>: Sendable {
     }
 
     /// The `sometimes` properties `state` satisfies, as a mask over ``sometimes``.
-    func reached(_ state: M.State, pending: UInt64) -> UInt64 {
+    @inlinable func reached(_ state: M.State, pending: UInt64) -> UInt64 {
         var mask: UInt64 = 0
         for (bit, reached) in reachabilities.enumerated() where pending & (1 << UInt64(bit)) != 0 {
             if reached(state) { mask |= 1 << UInt64(bit) }
@@ -102,7 +102,7 @@ struct PropertyEvaluator<M: Model>: Sendable {
     /// A bounded breadth-first search along progress actions. The frontiers are tiny
     /// (progress actions are few), so duplicates are found by a linear scan of the
     /// states seen: cheaper than hashing into a set per trigger state.
-    private func reaches(
+    @inlinable func reaches(
         from start: M.State, goal: (M.State) -> Bool, within steps: Int,
         progress: @escaping @Sendable (M.Action) -> Bool, key: Int,
         memo: inout M.Memo, seen: inout [M.State]

@@ -17,33 +17,33 @@
 /// 5.3–10.7 bytes a state.
 ///
 /// Lookups only read, so worker threads may probe concurrently while no one inserts.
-struct StateTable: Sendable {
-    static let shardBits = 4
-    static var shardCount: Int { 1 << shardBits }
+@usableFromInline struct StateTable: Sendable {
+    @usableFromInline static let shardBits = 4
+    @inlinable static var shardCount: Int { 1 << shardBits }
 
-    let shards: [StateTableShard]
+    @usableFromInline let shards: [StateTableShard]
 
-    init() { shards = (0..<Self.shardCount).map { _ in StateTableShard() } }
-
-    @inline(__always)
-    static func shardIndex(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> UInt64(64 - shardBits)) }
+    @inlinable init() { shards = (0..<Self.shardCount).map { _ in StateTableShard() } }
 
     @inline(__always)
-    func shard(of hash: UInt64) -> StateTableShard { shards[Self.shardIndex(hash)] }
+    @inlinable static func shardIndex(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash >> UInt64(64 - shardBits)) }
+
+    @inline(__always)
+    @inlinable func shard(of hash: UInt64) -> StateTableShard { shards[Self.shardIndex(hash)] }
 
     /// The index of the stored state equal to `state`, if any.
     @inline(__always)
-    func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>) -> Int? {
+    @inlinable func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>) -> Int? {
         shard(of: hash).find(state, hash: hash, in: states)
     }
 
-    var count: Int { shards.reduce(0) { $0 + $1.count } }
+    @inlinable var count: Int { shards.reduce(0) { $0 + $1.count } }
 
     /// A read-only snapshot of every shard's slots, valid until the next insertion:
     /// what the expansion phase probes with (plain values, no class field loads).
-    var view: [StateTableView] { shards.map(\.view) }
+    @inlinable var view: [StateTableView] { shards.map(\.view) }
 
-    var bytes: Int { shards.reduce(0) { $0 + $1.size * MemoryLayout<UInt32>.stride } }
+    @inlinable var bytes: Int { shards.reduce(0) { $0 + $1.size * MemoryLayout<UInt32>.stride } }
 }
 
 /// One shard of the ``StateTable``: slots of index + 1 and a hash tag in one `UInt32`.
@@ -52,15 +52,15 @@ struct StateTable: Sendable {
 /// index the whole search will hand it before the shard next grows, with one bit to
 /// spare; the rest is tag. A shard that meets a bigger index rebuilds itself with more
 /// index bits (and a shorter tag).
-final class StateTableShard: @unchecked Sendable {
-    private(set) var slots: UnsafeMutablePointer<UInt32>
-    private(set) var size: Int
-    private(set) var count = 0
-    private var mask: Int
-    private var indexBits: Int
-    private var indexMask: UInt32
+@usableFromInline final class StateTableShard: @unchecked Sendable {
+    @usableFromInline var slots: UnsafeMutablePointer<UInt32>
+    @usableFromInline var size: Int
+    @usableFromInline var count = 0
+    @usableFromInline var mask: Int
+    @usableFromInline var indexBits: Int
+    @usableFromInline var indexMask: UInt32
 
-    init() {
+    @inlinable init() {
         size = 16
         mask = size - 1
         indexBits = 16
@@ -70,7 +70,7 @@ final class StateTableShard: @unchecked Sendable {
 
     deinit { LargePages.deallocate(slots, bytes: size * MemoryLayout<UInt32>.stride) }
 
-    private static func allocate(_ size: Int) -> UnsafeMutablePointer<UInt32> {
+    @inlinable static func allocate(_ size: Int) -> UnsafeMutablePointer<UInt32> {
         let slots = LargePages.allocate(bytes: size * MemoryLayout<UInt32>.stride)
             .bindMemory(to: UInt32.self, capacity: size)
         slots.initialize(repeating: 0, count: size)
@@ -78,16 +78,16 @@ final class StateTableShard: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
+    @inlinable func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
 
     /// The hash's bits 26–57 with the index bits cleared: never overlaps the home-slot
     /// bits (below `indexBits`) nor the shard bits (60–63).
     @inline(__always)
-    private func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 26) & ~indexMask }
+    @inlinable func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 26) & ~indexMask }
 
     /// The index of the stored state equal to `state`, if any.
     @inline(__always)
-    func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>) -> Int? {
+    @inlinable func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>) -> Int? {
         let tag = tag(hash)
         var slot = home(hash)
         while true {
@@ -101,24 +101,24 @@ final class StateTableShard: @unchecked Sendable {
         }
     }
 
-    var view: StateTableView { StateTableView(slots: slots, mask: mask, indexMask: indexMask) }
+    @inlinable var view: StateTableView { StateTableView(slots: slots, mask: mask, indexMask: indexMask) }
 
     /// The home slot's value: a batch of successors loads theirs first, then touches the
     /// states they point to (``touch(_:hash:in:)``), then runs ``find(_:hash:in:)``, so
     /// that the cache misses of a batch overlap instead of coming one after the other.
     @inline(__always)
-    func homeValue(_ hash: UInt64) -> UInt32 { slots[home(hash)] }
+    @inlinable func homeValue(_ hash: UInt64) -> UInt32 { slots[home(hash)] }
 
     /// Loads the first byte of the state a home slot's value points to, if its tag agrees.
     @inline(__always)
-    func touch<State>(_ value: UInt32, hash: UInt64, in states: ChunkedArray<State>) -> UInt32 {
+    @inlinable func touch<State>(_ value: UInt32, hash: UInt64, in states: ChunkedArray<State>) -> UInt32 {
         guard value != 0, value & ~indexMask == tag(hash) else { return value }
         return UInt32(states.address(Int(value & indexMask) - 1).load(as: UInt8.self))
     }
 
     /// Records that the state at `index` (whose hash is `hash`) is stored; the caller
     /// checked it was absent. `rehash` gives the hash of a stored index when the shard grows.
-    func insert(index: Int, hash: UInt64, rehash: (Int) -> UInt64) {
+    @inlinable func insert(index: Int, hash: UInt64, rehash: (Int) -> UInt64) {
         precondition(index < Int(UInt32.max) - 1, "state table full: \(index) states")
         if (count + 1) * 4 > size * 3 {
             rebuild(size: size * 2, forIndex: index, rehash: rehash)
@@ -129,7 +129,7 @@ final class StateTableShard: @unchecked Sendable {
         count += 1
     }
 
-    private func place(_ value: UInt32, hash: UInt64) {
+    @inlinable func place(_ value: UInt32, hash: UInt64) {
         var slot = home(hash)
         while slots[slot] != 0 { slot = (slot + 1) & mask }
         slots[slot] = value
@@ -137,7 +137,7 @@ final class StateTableShard: @unchecked Sendable {
 
     /// Re-places every entry into `newSize` slots, with index bits for indices up to
     /// twice the whole table's capacity (shards times this one's).
-    private func rebuild(size newSize: Int, forIndex index: Int, rehash: (Int) -> UInt64) {
+    @inlinable func rebuild(size newSize: Int, forIndex index: Int, rehash: (Int) -> UInt64) {
         let old = slots, oldSize = size, oldMask = indexMask
         let sizeBits = newSize.trailingZeroBitCount
         let needed = Int.bitWidth - (index + 1).leadingZeroBitCount + 1
@@ -157,19 +157,25 @@ final class StateTableShard: @unchecked Sendable {
 
 /// One shard's slots as plain values, for the probes of the expansion phase (nobody
 /// inserts then). Same layout and rules as ``StateTableShard``.
-struct StateTableView: @unchecked Sendable {
-    let slots: UnsafeMutablePointer<UInt32>
-    let mask: Int
-    let indexMask: UInt32
+@usableFromInline struct StateTableView: @unchecked Sendable {
+    @usableFromInline let slots: UnsafeMutablePointer<UInt32>
+    @usableFromInline let mask: Int
+    @usableFromInline let indexMask: UInt32
+
+    @inlinable init(slots: UnsafeMutablePointer<UInt32>, mask: Int, indexMask: UInt32) {
+        self.slots = slots
+        self.mask = mask
+        self.indexMask = indexMask
+    }
 
     @inline(__always)
-    func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
+    @inlinable func home(_ hash: UInt64) -> Int { Int(truncatingIfNeeded: hash) & mask }
 
     @inline(__always)
-    func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 26) & ~indexMask }
+    @inlinable func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 26) & ~indexMask }
 
     @inline(__always)
-    func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>.View) -> Bool {
+    @inlinable func find<State: Equatable>(_ state: State, hash: UInt64, in states: ChunkedArray<State>.View) -> Bool {
         let tag = tag(hash)
         var slot = home(hash)
         while true {
