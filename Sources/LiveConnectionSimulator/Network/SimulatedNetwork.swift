@@ -90,8 +90,11 @@ public final class SimulatedNetwork: Transport, Sendable {
 
     /// A network with one server that accepts everything, no latency, and a log of `logCapacity` entries.
     ///
-    /// - Parameter recordsWire: keep a ``WireEvent`` log of what the server saw (the
-    ///   wire-level oracles judge clients from it).
+    /// - Parameters:
+    ///   - clock: the virtual clock every latency, deadline and log entry is timed by.
+    ///   - logCapacity: how many published messages the server keeps for a resume to replay.
+    ///   - recordsWire: keep a ``WireEvent`` log of what the server saw (the wire-level
+    ///     oracles judge clients from it).
     public init(clock: VirtualClock, logCapacity: Int = 1_000, recordsWire: Bool = false) {
         self.clock = clock
         var state = State(server: LiveContract(logCapacity: logCapacity))
