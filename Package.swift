@@ -34,10 +34,13 @@ let package = Package(
             swiftSettings: strict),
         // The command line's argument layer in-process (thousands of hostile vectors) and the
         // built binary as a user runs it.
-        .testTarget(name: "LivesimTests", dependencies: ["livesim"], exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
-            name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
+            name: "LivesimTests", dependencies: ["livesim", "PackageFiles"], exclude: ["Peers"], swiftSettings: strict),
+        .testTarget(
+            name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
             swiftSettings: strict),
+        // Tests' access to the package's own files (its root, docs, sources): one place that knows where they are.
+        .target(name: "PackageFiles", path: "Tests/PackageFiles", swiftSettings: strict),
         // The deterministic simulation kernel: virtual clock, seeded executor, driver.
         .target(
             name: "LiveConnectionSimulator", dependencies: ["LiveConnection", "LiveServerContract"],
@@ -80,7 +83,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "BackoffVerificationTests",
-            dependencies: ["BackoffVerification", "Statistics", "LiveConnection", "LiveConnectionSimulator"],
+            dependencies: [
+                "BackoffVerification", "Statistics", "LiveConnection", "LiveConnectionSimulator", "PackageFiles",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],

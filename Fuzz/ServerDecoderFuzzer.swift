@@ -11,7 +11,8 @@
 //    input — against the client path that Autobahn and the first fuzzer already cover.
 import LiveConnection
 
-private func decode(_ bytes: [UInt8], role: EndpointRole, chunk: Int, limit: Int) -> ([InboundEvent], ProtocolFailure?) {
+private func decode(_ bytes: [UInt8], role: EndpointRole, chunk: Int, limit: Int) -> ([InboundEvent], ProtocolFailure?)
+{
     var decoder = FrameDecoder(maxMessageSize: limit, role: role)
     var events: [InboundEvent] = []
     var index = 0
@@ -87,6 +88,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(asClient.0 == asServer.0, "client and server roles decode mirrored frames differently")
     precondition(
         asClient.1?.code == asServer.1?.code,
-        "client and server roles fail differently: \(String(describing: asClient.1)) vs \(String(describing: asServer.1))")
+        "client and server roles fail differently: \(String(describing: asClient.1)) vs \(String(describing: asServer.1))"
+    )
     return 0
 }

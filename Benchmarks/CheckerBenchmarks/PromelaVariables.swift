@@ -40,7 +40,9 @@ struct PromelaVariables: Hashable, Sendable {
     private static let refreshingField = (57, 1)
 
     @inline(__always)
-    private func get(_ field: (Int, Int)) -> Int { Int(truncatingIfNeeded: bits >> UInt64(field.0)) & (1 << field.1 - 1) }
+    private func get(_ field: (Int, Int)) -> Int {
+        Int(truncatingIfNeeded: bits >> UInt64(field.0)) & (1 << field.1 - 1)
+    }
 
     @inline(__always)
     private mutating func set(_ field: (Int, Int), _ value: Int) {

@@ -17,7 +17,9 @@ enum ResultsSection {
         let old = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         var sections: [(name: String, body: String)] = []
         var rest = old[...]
-        while let begin = rest.range(of: "<!-- begin "), let close = rest.range(of: " -->", range: begin.upperBound..<rest.endIndex) {
+        while let begin = rest.range(of: "<!-- begin "),
+            let close = rest.range(of: " -->", range: begin.upperBound..<rest.endIndex)
+        {
             let found = String(rest[begin.upperBound..<close.lowerBound])
             guard let end = rest.range(of: end(found), range: close.upperBound..<rest.endIndex) else { break }
             sections.append((found, String(rest[close.upperBound..<end.lowerBound])))
@@ -25,7 +27,8 @@ enum ResultsSection {
         }
         if sections.isEmpty, let title = old.range(of: "# Checker benchmark\n") {
             // A file from before the sections: all of it is the connection model's.
-            sections.append(("connection-model", "\n" + old[title.upperBound...].trimmingCharacters(in: .newlines) + "\n"))
+            sections.append(
+                ("connection-model", "\n" + old[title.upperBound...].trimmingCharacters(in: .newlines) + "\n"))
         }
         let fresh = "\n" + body.trimmingCharacters(in: .newlines) + "\n"
         if let index = sections.firstIndex(where: { $0.name == name }) {

@@ -17,11 +17,14 @@ extension SpinConnectionModel {
         let topics = Self.topics
         // inline teardown()
         var teardown: [Statement] = []
-        teardown.append(.choose([[.when("live > 0") { $0.live > 0 }, .assign("live--") { $0.live -= 1 }]], otherwise: [.skip]))
+        teardown.append(
+            .choose([[.when("live > 0") { $0.live > 0 }, .assign("live--") { $0.live -= 1 }]], otherwise: [.skip]))
         teardown.append(.assign("pingOut = false") { $0.pingOut = false })
         teardown.append(.assign("handshakeDone = false") { $0.handshakeDone = false })
         teardown.append(.assign("subsSent = 0") { $0.subsSent = 0 })
-        teardown.append(.choose([[.when("gen < MAXGEN") { $0.gen < maxGen }, .assign("gen++") { $0.gen += 1 }]], otherwise: [.skip]))
+        teardown.append(
+            .choose(
+                [[.when("gen < MAXGEN") { $0.gen < maxGen }, .assign("gen++") { $0.gen += 1 }]], otherwise: [.skip]))
         // inline startConnect()
         var startConnect: [Statement] = []
         startConnect.append(.assign("phase = CONNECTING") { $0.phase = .connecting })
@@ -43,7 +46,9 @@ extension SpinConnectionModel {
         let connectOrWait: Statement = .choose(
             [[.when("foreground") { $0.foreground }] + startConnect],
             otherwise: [.assign("phase = BACKGROUND") { $0.phase = .background }])
-        option("!wanted && !terminal", { !$0.wanted && !$0.terminal }, [.assign("wanted = true") { $0.wanted = true }, connectOrWait])
+        option(
+            "!wanted && !terminal", { !$0.wanted && !$0.terminal },
+            [.assign("wanted = true") { $0.wanted = true }, connectOrWait])
         let stop: [Statement] = [.assign("wanted = false") { $0.wanted = false }]
         option("wanted", { $0.wanted }, stop + teardown + [.assign("phase = STOPPED") { $0.phase = .stopped }])
         let background: [Statement] = [.assign("foreground = false") { $0.foreground = false }]
@@ -56,7 +61,8 @@ extension SpinConnectionModel {
         option("!foreground", { !$0.foreground }, [.assign("foreground = true") { $0.foreground = true }, resume])
         // transport events for the current generation
         option(
-            "phase == CONNECTING && !handshakeDone && !frozen", { $0.phase == .connecting && !$0.handshakeDone && !$0.frozen },
+            "phase == CONNECTING && !handshakeDone && !frozen",
+            { $0.phase == .connecting && !$0.handshakeDone && !$0.frozen },
             [.assign("handshakeDone = true") { $0.handshakeDone = true }])
         option(
             "phase == CONNECTING && handshakeDone && subsSent < TOPICS",
@@ -68,13 +74,20 @@ extension SpinConnectionModel {
             [.assign("phase = OPEN") { $0.phase = .open }, .assign("failures = 0") { $0.failures = 0 }])
         option("phase == CONNECTING", { $0.phase == .connecting }, fail)  // handshake error or connect timeout
         let deliver: Statement = .choose(
-            [[.when("serverSeq == delivered + 1") { $0.serverSeq == $0.delivered + 1 },
-              .assign("delivered = serverSeq") { $0.delivered = $0.serverSeq }]],
+            [
+                [
+                    .when("serverSeq == delivered + 1") { $0.serverSeq == $0.delivered + 1 },
+                    .assign("delivered = serverSeq") { $0.delivered = $0.serverSeq },
+                ]
+            ],
             otherwise: [.skip])
         option(
-            "phase == OPEN && !frozen && serverSeq < MAXSEQ", { $0.phase == .open && !$0.frozen && $0.serverSeq < maxSeq },
+            "phase == OPEN && !frozen && serverSeq < MAXSEQ",
+            { $0.phase == .open && !$0.frozen && $0.serverSeq < maxSeq },
             [.assign("serverSeq++") { $0.serverSeq += 1 }, deliver])
-        option("phase == OPEN && !pingOut", { $0.phase == .open && !$0.pingOut }, [.assign("pingOut = true") { $0.pingOut = true }])
+        option(
+            "phase == OPEN && !pingOut", { $0.phase == .open && !$0.pingOut },
+            [.assign("pingOut = true") { $0.pingOut = true }])
         option(
             "phase == OPEN && pingOut && !frozen", { $0.phase == .open && $0.pingOut && !$0.frozen },
             [.assign("pingOut = false") { $0.pingOut = false }])  // pong
@@ -89,7 +102,8 @@ extension SpinConnectionModel {
         option("phase == OPEN && !refreshing", { $0.phase == .open && !$0.refreshing }, expire + fail)  // close 4001
         option("refreshing", { $0.refreshing }, [.assign("refreshing = false") { $0.refreshing = false }])
         option(
-            "phase == WAITING && !refreshing && foreground", { $0.phase == .waiting && !$0.refreshing && $0.foreground },
+            "phase == WAITING && !refreshing && foreground",
+            { $0.phase == .waiting && !$0.refreshing && $0.foreground },
             startConnect)  // backoff elapsed
         // faults
         option("!frozen", { !$0.frozen }, [.assign("frozen = true") { $0.frozen = true }])

@@ -68,7 +68,8 @@ enum SpinModelBenchmark {
         }
         try ResultsSection.write(
             "spin-model \(model.maxGeneration) \(model.maxSequence) \(model.maxFailures)",
-            report(model: model, machine: machine, spin: spin, one: one, all: all, peak: peakResidentBytes(), line: line))
+            report(
+                model: model, machine: machine, spin: spin, one: one, all: all, peak: peakResidentBytes(), line: line))
         say("recorded in \(ResultsSection.file.path)")
         say(line)
     }
@@ -121,7 +122,8 @@ enum SpinModelBenchmark {
                 "| ours, BFS, \(threads) thread\(threads == 1 ? "" : "s") | \(ours.load) | \(s.distinctStates) | "
                     + "\(s.statesGenerated) | \(format(s.seconds)) | \(format(ours.cpuSeconds, 1)) | \(Int(ours.rate)) | "
                     + "\(Int(Double(s.distinctStates) / max(ours.cpuSeconds, 0.001))) | "
-                    + "\(format(Double(s.memoryBytes) / Double(s.distinctStates), 1)) | \(peak / 1_048_576) MiB (both runs) |")
+                    + "\(format(Double(s.memoryBytes) / Double(s.distinctStates), 1)) | \(peak / 1_048_576) MiB (both runs) |"
+            )
         }
         return """
             ## The same model as SPIN: MAXGEN \(model.maxGeneration), MAXSEQ \(model.maxSequence), MAXFAIL \(model.maxFailures)

@@ -52,7 +52,8 @@ struct SpinRun {
         let defines = ["-DMAXGEN=\(maxGeneration)", "-DMAXSEQ=\(maxSequence)", "-DMAXFAIL=\(maxFailures)"]
         try check(Self.run("/usr/bin/env", ["spin"] + defines + ["-a", "connection.pml"], in: directory), "spin -a")
         try check(
-            Self.run("/usr/bin/env", ["gcc", "-O2", "-DSAFETY", "-DMEMLIM=16000", "-o", "pan", "pan.c"], in: directory),
+            Self.run(
+                "/usr/bin/env", ["gcc", "-O2", "-DSAFETY", "-DMEMLIM=16000", "-o", "pan", "pan.c"], in: directory),
             "gcc")
         let cpuBefore = childrenCPUSeconds()
         let pan = Self.run(directory.appendingPathComponent("pan").path, ["-m10000000"], in: directory)
@@ -78,7 +79,9 @@ struct SpinRun {
         }
         func number(after prefix: String) throws -> Double {
             guard let range = report.range(of: prefix),
-                let value = report[range.upperBound...].split(whereSeparator: \.isWhitespace).first.flatMap({ Double($0) })
+                let value = report[range.upperBound...].split(whereSeparator: \.isWhitespace).first.flatMap({
+                    Double($0)
+                })
             else { throw Failure(description: "pan's report has no \"\(prefix)\":\n\(report)") }
             return value
         }
@@ -88,7 +91,8 @@ struct SpinRun {
             transitions: Int(try number(before: " transitions (= stored+matched)")),
             seconds: try number(after: "pan: elapsed time "),
             stateVector: Int(try number(after: "State-vector ")),
-            stateBytes: (try number(before: "actual memory usage for states") + number(before: "memory used for hash table"))
+            stateBytes: (try number(before: "actual memory usage for states")
+                + number(before: "memory used for hash table"))
                 * megabyte,
             totalBytes: try number(before: "total actual memory usage") * megabyte,
             peakResidentBytes: peakResidentBytes, cpuSeconds: 0)
@@ -102,7 +106,8 @@ struct SpinRun {
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    private static func check(_ result: (status: Int32, output: String, peakResidentBytes: Int), _ step: String) throws {
+    private static func check(_ result: (status: Int32, output: String, peakResidentBytes: Int), _ step: String) throws
+    {
         guard result.status == 0 else {
             throw Failure(description: "\(step) exited with \(result.status):\n\(result.output)")
         }

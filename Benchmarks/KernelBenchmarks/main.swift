@@ -99,7 +99,12 @@ do {
     report.add(
         .init(
             title: "ConnectionMachine inputs", columns: ["inputs", "effects", "inputs/s", "effects/s"],
-            rows: [["\(counted.inputs)", "\(counted.effects)", millions(Double(counted.inputs) / best), millions(Double(counted.effects) / best)]],
+            rows: [
+                [
+                    "\(counted.inputs)", "\(counted.effects)", millions(Double(counted.inputs) / best),
+                    millions(Double(counted.effects) / best),
+                ]
+            ],
             notes: [
                 "One connection's life repeated 20,000 times: connect, open, flush, 10 × (ping, sequenced message, ping, pong), reset, retry; 3 topics, full jitter. The cost per input of everything the simulator and the manager ask of the machine."
             ]))

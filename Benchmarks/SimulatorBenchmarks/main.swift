@@ -170,10 +170,13 @@ report("| simulated / CPU second (per core) | \(format(exploration.perCPU))× (g
 report("| seeds per wall second | \(format(Double(exploration.runs) / exploration.wall, 1)) |")
 report("| executor jobs per simulated hour | \(exploration.jobs / max(1, exploration.runs)) |")
 report("| CPU time per job | \(format(exploration.cpu / Double(max(1, exploration.jobs)) * 1e9)) ns |")
-report("| baseline, same run: bare FIFO job queue, CPU per job (100 tasks × 1,000 yields) | \(format(bareJobNanoseconds)) ns |")
+report(
+    "| baseline, same run: bare FIFO job queue, CPU per job (100 tasks × 1,000 yields) | \(format(bareJobNanoseconds)) ns |"
+)
 report(
     "| ceiling at this job count if every job cost the bare queue's | "
-        + "\(format(3600 / (Double(exploration.jobs) / Double(max(1, exploration.runs)) * bareJobNanoseconds * 1e-9)))× |")
+        + "\(format(3600 / (Double(exploration.jobs) / Double(max(1, exploration.runs)) * bareJobNanoseconds * 1e-9)))× |"
+)
 report("| invariant checks | \(exploration.checks) |")
 report()
 report("## Cost of checking (same \(checked.runs) scenarios, one thread)")
@@ -209,7 +212,7 @@ report()
 report("## Where the time goes")
 report()
 report(
-    "An idle connection (P = 25 s, no faults, no traffic) costs \(idleRun.jobsRun) executor jobs and \(idleRun.inputs) manager inputs per simulated hour: \(format(Double(idleRun.jobsRun) / heartbeats, 1)) jobs per heartbeat for 2 inputs (the heartbeat timer and the pong). Every timer the shell arms is a child task (a sleep; a disarmed one wakes once at its deadline and is dropped), every ping a child task, and every callback an actor hop; at about 1.6–2 µs of CPU per job (task creation, executor switches with a task-executor preference, continuations), the job count sets the ratio; the simulator's own bookkeeping is the smaller part (checking every invariant after every step took \(format(checked.cpu / unchecked.cpu, 2)) × the CPU time of not checking in this run; on this shared machine that ratio moved between 0.98 and 1.42 from run to run). Reaching 1,000,000× per core needs the shell to spend fewer jobs per heartbeat (e.g. one timer task per manager sleeping until the earliest deadline)."
+    "An idle connection (P = 25 s, no faults, no traffic) costs \(idleRun.jobsRun) executor jobs and \(idleRun.inputs) manager inputs per simulated hour: \(format(Double(idleRun.jobsRun) / heartbeats, 1)) jobs per heartbeat for 2 inputs (the heartbeat timer and the pong). The shell's timers share one sleeping job per manager (TimerSchedule: a disarmed pong deadline costs that job one wake-up and no actor hop); every ping is a child task and every callback an actor hop. The bare queue above costs \(format(bareJobNanoseconds)) ns a job; ours cost \(format(exploration.cpu / Double(max(1, exploration.jobs)) * 1e9)) ns each on average, because each job also does its work through the Swift runtime: the AsyncStream hand-offs (the manager's job queue, each generation's mailbox, the event streams; the standard library's storage is generic and unspecialized, so every yield and next looks up type metadata), actor switches under a task-executor preference, continuations, and the invariant monitor (checking every invariant after every step took \(format(checked.cpu / unchecked.cpu, 2)) × the CPU time of not checking in this run; it moves between 1.0 and 1.5 from run to run on this shared machine). docs/benchmarks.md has the profile."
 )
 report()
 report("## Determinism in this (release) build")

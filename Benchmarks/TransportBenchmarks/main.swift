@@ -55,7 +55,8 @@ enum EchoServer: CaseIterable {
         let digits = text.prefix { $0 != "\n" }.reversed().prefix { $0.isNumber }.reversed()
         guard text.hasPrefix("PORT ") || text.hasPrefix("listening on "), let port = Int(String(digits)) else {
             throw BenchmarkError(
-                "\(name) did not start (build livesim with `swift build -c release`; `pip install websockets`): \(text)")
+                "\(name) did not start (build livesim with `swift build -c release`; `pip install websockets`): \(text)"
+            )
         }
         return (process, port)
     }
@@ -157,7 +158,8 @@ func run() async throws {
                 kind.name, size, ours, python, ours / python)
             // How close each client gets to a nearly free client on the same server.
             let floorRow = String(
-                format: "| %@ | against the raw-socket client (%.0f/s), %d-byte | %.0f%% | %.0f%% (Python client) | %.2f× |",
+                format:
+                    "| %@ | against the raw-socket client (%.0f/s), %d-byte | %.0f%% | %.0f%% (Python client) | %.2f× |",
                 kind.name, floor, size, 100 * ours / floor, 100 * python / floor, ours / floor)
             print(row)
             print(floorRow)

@@ -46,6 +46,8 @@ actor NotificationsSocket: WireClient {
         case .activate: if let endpoint = lastEndpoint { start(endpoint) }
         case .background: break
         case .disconnect: await stop()
+        // The chapter's socket has no path monitor.
+        case .path: break
         }
     }
 
@@ -117,7 +119,8 @@ actor NotificationsSocket: WireClient {
 
     static let kind = ClientKind(
         name: "notifications",
-        summary: "a book's notifications socket: start() on appear and on activate, 1–30 s without jitter, no resubscribe",
+        summary:
+            "a book's notifications socket: start() on appear and on activate, 1–30 s without jitter, no resubscribe",
         claims: WireClaims(
             backoff: ClaimedBackoff(.exponential(base: .seconds(1), cap: .seconds(30))),
             // Pings every 30 s; a user would give a silent peer at most another 10 s.

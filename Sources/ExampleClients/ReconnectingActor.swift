@@ -60,7 +60,8 @@ actor ReconnectingActor: WireClient {
             guard !running else { return }
             running = true
             jobs.add { await self.outerLoop(endpoint) }
-        case .activate, .background: break
+        // The skill file's actor has no path monitor.
+        case .activate, .background, .path: break
         case .disconnect:
             stopped = true
             await current?.close(code: .normal, reason: "disconnect")
@@ -108,7 +109,7 @@ actor ReconnectingActor: WireClient {
             group.addTask {
                 while !Task.isCancelled {
                     do { try await self.clock.sleep(for: .seconds(30)) } catch { return }
-                    do { try await connection.ping() } catch { /* logged, nothing else */ }
+                    do { try await connection.ping() } catch { /* logged, nothing else */  }
                 }
             }
             while case .message? = try? await connection.receive() { events.append(.message) }

@@ -55,6 +55,8 @@ actor TimerManager: WireClient {
         case .activate: connect()
         case .background: break
         case .disconnect: await disconnect()
+        // The guide's manager has no path monitor.
+        case .path: break
         }
     }
 

@@ -73,16 +73,19 @@ extension SimulationWorld {
     /// await world.perform(.background, on: manager)
     /// ```
     ///
+    /// A stale callback is the network's (`SimulatedNetwork.armLateCallback(_:after:)`):
+    /// the connection held now delivers it after the manager closes it.
+    ///
     /// - Throws: ``SimulationWorldError/needsManager(_:)`` for an app intent without a
-    ///   manager, ``SimulationWorldError/unsupported(_:)`` for stale callbacks, which only
-    ///   `SimulationRun` can deliver (it tracks the manager's generations).
+    ///   manager.
     public func perform(_ action: SimulationAction, on manager: ConnectionManager? = nil)
         async throws(SimulationWorldError)
     {
         let intent: Bool
         switch action {
-        case .deliverStale: throw .unsupported(action)
-        case .background, .foreground, .connect, .disconnect, .send, .subscribe, .unsubscribe: intent = true
+        case .background, .foreground, .connect, .disconnect, .disconnectWith, .send, .ping, .subscribe, .unsubscribe,
+            .path:
+            intent = true
         default: intent = false
         }
         if intent, manager == nil { throw .needsManager(action) }
@@ -90,10 +93,14 @@ extension SimulationWorld {
         record(action)
         switch action {
         case _ where network.apply(action): break
+        case .deliverStale(let callback, let linger): network.armLateCallback(callback, after: linger)
         case .background: await manager?.setForeground(false)
         case .foreground: await manager?.setForeground(true)
         case .connect(let index): await manager?.connect(to: endpoint(index))
         case .disconnect: await manager?.disconnect()
+        case .disconnectWith(let code, let reason):
+            // A refused code changes nothing; the test sees that through the manager.
+            try? await manager?.disconnect(code: code, reason: reason)
         case .subscribe(let topic): await manager?.subscribe(topic)
         case .unsubscribe(let topic): await manager?.unsubscribe(topic)
         case .send(let text):
@@ -103,6 +110,10 @@ extension SimulationWorld {
         case .ping(let timeout):
             // The same: the trace records that the ping was asked for.
             _ = await manager?.ping(timeout: timeout)
+        case .path(let viable):
+            // The network loses (or regains) the path, and the app's path monitor says so.
+            network.setPathAvailable(viable)
+            await manager?.setPathViable(viable)
         default: preconditionFailure("\(action) was rejected or applied above")
         }
     }
@@ -112,14 +123,10 @@ extension SimulationWorld {
 public enum SimulationWorldError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An app intent (connect, subscribe, …) was performed without a manager to do it.
     case needsManager(SimulationAction)
-    /// Only the full `SimulationRun` harness can do this (stale callbacks).
-    case unsupported(SimulationAction)
 
     public var description: String {
         switch self {
         case .needsManager(let action): "'\(action.traceWords)' is an app intent: pass the manager to perform(_:on:)"
-        case .unsupported(let action):
-            "'\(action.traceWords)' needs SimulationRun (it tracks the manager's generations)"
         }
     }
 }

@@ -45,7 +45,8 @@ public struct AdminEndpoint: WebSocketServerHandler {
 
     static let routes = [
         "POST /close?code=N&reason=R", "POST /reset", "POST /freeze", "POST /thaw", "POST /refuse?on=true|false",
-        "POST /handshake-status?status=N|none", "POST /hang?on=true|false", "POST /latency?ms=N", "POST /idle-timeout?ms=N|none",
+        "POST /handshake-status?status=N|none", "POST /hang?on=true|false", "POST /latency?ms=N",
+        "POST /idle-timeout?ms=N|none",
         "POST /restart",
         "POST /accept-then-close?code=N|none&reason=R", "POST /broadcast?topic=T&text=X", "GET /subscriptions",
         "GET /stats",
@@ -81,7 +82,8 @@ public struct AdminEndpoint: WebSocketServerHandler {
         case "/hang": server.hangHandshakes(try flag(query, "on"))
         case "/latency": server.setLatency(.milliseconds(try number(query, "ms", in: 0...600_000)))
         case "/idle-timeout":
-            server.setIdleTimeout(query["ms"] == "none" ? nil : .milliseconds(try number(query, "ms", in: 1...3_600_000)))
+            server.setIdleTimeout(
+                query["ms"] == "none" ? nil : .milliseconds(try number(query, "ms", in: 1...3_600_000)))
         case "/restart": target.restart()
         case "/accept-then-close":
             server.acceptThenClose(
@@ -105,7 +107,9 @@ public struct AdminEndpoint: WebSocketServerHandler {
         guard let text = query[name], let value = Int(text), range.contains(value) else {
             throw Failure(
                 status: 400,
-                message: "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(query[name] ?? "")'")
+                message:
+                    "\(name) must be an integer in \(range.lowerBound)...\(range.upperBound), got '\(query[name] ?? "")'"
+            )
         }
         return value
     }
@@ -137,11 +141,13 @@ public struct AdminEndpoint: WebSocketServerHandler {
     private func statisticsJSON() -> String {
         let stats = target.server.statistics
         let fields: [(String, Int)] = [
-            ("accepted", stats.accepted), ("turnedAway", stats.turnedAway), ("handshakesCompleted", stats.handshakesCompleted),
+            ("accepted", stats.accepted), ("turnedAway", stats.turnedAway),
+            ("handshakesCompleted", stats.handshakesCompleted),
             ("handshakesRefused", stats.handshakesRefused), ("handshakeTimeouts", stats.handshakeTimeouts),
             ("protocolFailures", stats.protocolFailures), ("resets", stats.resets), ("idleDrops", stats.idleDrops),
             ("open", target.server.openConnections.count), ("lastSequence", Int(target.lastSequence)),
         ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"frozen\":\(target.server.isFrozen)}"
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+            + ",\"frozen\":\(target.server.isFrozen)}"
     }
 }

@@ -1,7 +1,7 @@
 public import LiveConnection
 import LiveServerContract
-public import WebSocketTransport
 import Synchronization
+public import WebSocketTransport
 
 /// The live contract on real sockets: the same ``LiveContract`` value the simulated server
 /// runs, behind a ``WebSocketServer`` with every fault control.

@@ -61,7 +61,8 @@ public struct WebSocketTransport: Transport {
         let deadline = ContinuousClock.now + configuration.connectTimeout
         let key = random.draw { HandshakeRequest.makeKey(using: &$0) }
         let compression = configuration.compression
-        let request = try HandshakeRequest(endpoint: endpoint, key: key, extensions: compression.map { [$0.offer] } ?? [])
+        let request = try HandshakeRequest(
+            endpoint: endpoint, key: key, extensions: compression.map { [$0.offer] } ?? [])
         let socket = try await TCPSocket.connect(host: request.target.host, port: request.target.port, until: deadline)
         let stream: any ByteStream =
             request.target.isSecure

@@ -17,7 +17,8 @@ enum ArgumentError: Error, CustomStringConvertible, Equatable {
     var description: String {
         switch self {
         case .missingValue(let name): "\(name) needs a value"
-        case .invalidValue(let name, let value, let expected): "invalid \(name) '\(clipped(value))': expected \(expected)"
+        case .invalidValue(let name, let value, let expected):
+            "invalid \(name) '\(clipped(value))': expected \(expected)"
         case .outOfRange(let name, let value, let range): "\(name) must be \(range) (got \(clipped(value)))"
         case .missingPositional(let label): "missing \(label)"
         case .unknownOption(let word): "unknown option '\(clipped(word))'"

@@ -18,7 +18,9 @@ extension Arguments {
             guard let number = Double(text), number.isFinite else {
                 throw .invalidValue(name, text, expected: "a decimal number such as 0.05")
             }
-            guard range.contains(number) else { throw .outOfRange(name, text, range: "in \(range.lowerBound)...\(range.upperBound)") }
+            guard range.contains(number) else {
+                throw .outOfRange(name, text, range: "in \(range.lowerBound)...\(range.upperBound)")
+            }
             return number
         } ?? value
     }
@@ -28,7 +30,8 @@ extension Arguments {
         try option(name) { text throws(ArgumentError) in try DurationSyntax.parse(text, for: name, in: range) }
     }
 
-    mutating func duration(_ name: String, in range: ClosedRange<Duration>, default value: Duration) throws(ArgumentError)
+    mutating func duration(_ name: String, in range: ClosedRange<Duration>, default value: Duration)
+        throws(ArgumentError)
         -> Duration
     {
         try duration(name, in: range) ?? value
@@ -103,7 +106,9 @@ extension Arguments {
                 ? .outOfRange(name, text, range: "in \(range.lowerBound)...\(range.upperBound)")
                 : .invalidValue(name, text, expected: "a whole number in \(range.lowerBound)...\(range.upperBound)")
         }
-        guard range.contains(value) else { throw .outOfRange(name, text, range: "in \(range.lowerBound)...\(range.upperBound)") }
+        guard range.contains(value) else {
+            throw .outOfRange(name, text, range: "in \(range.lowerBound)...\(range.upperBound)")
+        }
         return value
     }
 

@@ -10,7 +10,8 @@ extension Command {
         summary: "model-check the connection machine exhaustively",
         usage: """
             usage: livesim check [--depth N] [--max-states N] [--dfs] [--threads N] [--variant NAME]
-                                 [--topics N] [--commands N] [--log N] [--no-eventually] [--traces DIR]
+                                 [--topics N] [--commands N] [--pings N] [--log N] [--no-eventually]
+                                 [--traces DIR]
 
             Explores every state of the connection machine in a bounded environment and checks
             its properties. Prints states generated, distinct states, depth, states/s and memory;
@@ -26,6 +27,8 @@ extension Command {
               --variant NAME   check a planted bug: \(LogicVariant.all.dropFirst().map(\.name).joined(separator: ", "))
               --topics N       topics the app may subscribe to, 0...3 (default 2)
               --commands N     commands the app may send, 0...3 (default 2)
+              --pings N        app pings the app may ask for, 0 or 1, with commands + pings at most 3
+                               (default 1, or 0 with --commands 3)
               --log N          highest sequence number the server broadcasts, 0...7 (default 2)
               --no-eventually  skip the no-deadlock check (faster)
               --traces DIR     where a counterexample's trace is written (default Traces)
@@ -33,8 +36,10 @@ extension Command {
             """,
         exitCodes: [
             0: "every property held and every `sometimes` goal was reached",
-            1: "a property was violated (an unreached `sometimes` is one only when the search was exhaustive), or an error",
-            2: "nothing was violated, but --depth or --max-states stopped the search before some `sometimes` goal was reached",
+            1:
+                "a property was violated (an unreached `sometimes` is one only when the search was exhaustive), or an error",
+            2:
+                "nothing was violated, but --depth or --max-states stopped the search before some `sometimes` goal was reached",
         ],
         parse: { arguments throws(ArgumentError) in
             var options = CheckOptions()
@@ -48,6 +53,11 @@ extension Command {
             let variant = try arguments.variant() ?? .correct
             bounds.topics = try arguments.integer("--topics", in: 0...3, default: bounds.topics)
             bounds.commands = try arguments.integer("--commands", in: 0...3, default: bounds.commands)
+            bounds.pings = try arguments.integer("--pings", in: 0...1, default: min(bounds.pings, 3 - bounds.commands))
+            guard bounds.commands + bounds.pings <= 3 else {
+                throw .conflict(
+                    "--pings 1 needs --commands 2 or fewer (the ping takes a command's place in the packed state)")
+            }
             bounds.serverLog = try arguments.integer("--log", in: 0...7, default: bounds.serverLog)
             let traces = try TraceOutput(&arguments, option: "--traces")
             try arguments.finish()
@@ -61,7 +71,7 @@ private func runCheck(_ options: CheckOptions, bounds: ConnectionBounds, variant
     let model = try ConnectionModel(bounds: bounds, variant: variant)
     print(
         "livesim check: connection machine (\(variant)), topics \(bounds.topics), commands \(bounds.commands), "
-            + "server log \(bounds.serverLog), endpoints \(bounds.endpoints)")
+            + "pings \(bounds.pings), server log \(bounds.serverLog), endpoints \(bounds.endpoints)")
     let properties = model.properties
     print("properties: " + properties.map(\.name).joined(separator: ", "))
     // The state count is unknown until the end: the line shows depth, states and rate (a
@@ -98,7 +108,9 @@ private func runCheck(_ options: CheckOptions, bounds: ConnectionBounds, variant
 
 /// Writes the counterexample as a simulator trace whose `expect:` line is what replaying
 /// it against the real shell shows, and says what that was.
-private func writeTrace(of violation: PropertyViolation<ConnectionModel>, in model: ConnectionModel, to output: TraceOutput)
+private func writeTrace(
+    of violation: PropertyViolation<ConnectionModel>, in model: ConnectionModel, to output: TraceOutput
+)
     throws
 {
     var written = model.trace(of: violation)

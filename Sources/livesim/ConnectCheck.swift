@@ -23,12 +23,16 @@ struct ConnectCheck: Sendable {
     /// The default allowance for a real clock's late timers and the 100 ms evaluation period.
     static let defaultTolerance = Duration.seconds(1)
 
-    init(configuration: ConnectionConfiguration, transport inner: any Transport, start: ContinuousClock.Instant, tolerance: Duration) {
+    init(
+        configuration: ConnectionConfiguration, transport inner: any Transport, start: ContinuousClock.Instant,
+        tolerance: Duration
+    ) {
         let now = Self.timeline(from: start)
         let (found, feed) = AsyncStream.makeStream(of: Void.self)
         transport = ObservedTransport(inner, now: now)
         monitor = InvariantMonitor(
-            configuration: configuration, world: transport, now: now, tolerance: tolerance, onViolation: { feed.yield() })
+            configuration: configuration, world: transport, now: now, tolerance: tolerance,
+            onViolation: { feed.yield() })
         self.found = found
         self.tolerance = tolerance
     }
@@ -48,7 +52,9 @@ struct ConnectCheck: Sendable {
         let judged = Invariant.all.filter { invariant in
             !ObservedTransport.notJudged.contains { $0.invariant == invariant } && !partly.contains(invariant)
         }
-        return ["check: judging \(judged.map(\.name).joined(separator: ", ")) on the real clock (time bounds + \(tolerance.traceFormatted))"]
+        return [
+            "check: judging \(judged.map(\.name).joined(separator: ", ")) on the real clock (time bounds + \(tolerance.traceFormatted))"
+        ]
             + ObservedTransport.judgedInPart.map { "check: in part \($0.invariant.name): \($0.why)" }
             + ObservedTransport.notJudged.map { "check: not judged \($0.invariant.name): \($0.why)" }
     }

@@ -38,7 +38,8 @@ extension Command {
             """,
         exitCodes: [
             0: "ran for --duration and closed",
-            1: "the manager stopped for good (a terminal close, or gave up after N attempts), or an error (unreadable --ca)",
+            1:
+                "the manager stopped for good (a terminal close, or gave up after N attempts), or an error (unreadable --ca)",
             3: "--check: an invariant was violated (printed as violation lines); overrides the other statuses",
             130: "interrupted (SIGINT, Ctrl-C) after sending the close frame",
             143: "terminated (SIGTERM) after sending the close frame",

@@ -18,7 +18,10 @@ struct ConnectSession: Sendable {
     /// The exit status of a run in which the monitor found a violation.
     static let violationStatus: Int32 = 3
 
-    init(manager: ConnectionManager, transport: TrackedTransport, check: ConnectCheck? = nil, start: ContinuousClock.Instant) {
+    init(
+        manager: ConnectionManager, transport: TrackedTransport, check: ConnectCheck? = nil,
+        start: ContinuousClock.Instant
+    ) {
         self.manager = manager
         self.transport = transport
         self.check = check
@@ -51,7 +54,8 @@ struct ConnectSession: Sendable {
         let start = ContinuousClock.now
         let real = WebSocketTransport(configuration: try options.configuration())
         let check =
-            checks ? ConnectCheck(configuration: configuration, transport: real, start: start, tolerance: tolerance) : nil
+            checks
+            ? ConnectCheck(configuration: configuration, transport: real, start: start, tolerance: tolerance) : nil
         let transport = TrackedTransport(inner: check?.transport ?? real)
         var observer: ConnectionManager.Observer?
         if let monitor = check?.monitor {

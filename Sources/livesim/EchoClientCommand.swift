@@ -24,7 +24,8 @@ extension Command {
             2: "the server closed with another code",
         ],
         parse: { arguments throws(ArgumentError) in
-            let timeout = try arguments.duration("--timeout", in: .milliseconds(1)...(.seconds(3600)), default: .seconds(30))
+            let timeout = try arguments.duration(
+                "--timeout", in: .milliseconds(1)...(.seconds(3600)), default: .seconds(30))
             let options = try TransportOptions(&arguments)
             let url = try parseWebSocketURL(try arguments.positional("URL"))
             try arguments.finish()

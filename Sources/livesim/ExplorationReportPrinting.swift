@@ -14,9 +14,13 @@ func printReport(_ report: ExplorationReport) {
     print("")
     row("runs", "\(results.runs)")
     row("simulated time", String(format: "%.1f h (%.0f s)", simulated / 3600, simulated))
-    row(report.shards.count > 1 ? "wall time (longest of \(report.shards.count) shards)" : "wall time", String(format: "%.2f s", wall))
+    row(
+        report.shards.count > 1 ? "wall time (longest of \(report.shards.count) shards)" : "wall time",
+        String(format: "%.2f s", wall))
     if wall > 0 {
-        row("simulated / wall", String(format: "%.0f× (%.0f× per thread)", simulated / wall, simulated / wall / Double(max(threads, 1))))
+        row(
+            "simulated / wall",
+            String(format: "%.0f× (%.0f× per thread)", simulated / wall, simulated / wall / Double(max(threads, 1))))
         row("seeds per second", String(format: "%.1f", Double(results.runs) / wall))
     }
     row("manager inputs", "\(results.inputs)")
@@ -47,7 +51,9 @@ func printReport(_ report: ExplorationReport) {
         if failure.deadlocked { print("  the simulation deadlocked") }
         if let divergence = failure.divergence { print("  not deterministic: \(divergence)") }
         for violation in failure.violations {
-            print("  \(VirtualClock.Instant.start + .nanoseconds(violation.atNanoseconds)) \(violation.invariant): \(violation.detail)")
+            print(
+                "  \(VirtualClock.Instant.start + .nanoseconds(violation.atNanoseconds)) \(violation.invariant): \(violation.detail)"
+            )
         }
         print("  replay: \(failure.replay)")
     }

@@ -21,7 +21,8 @@ func exploreClientMain(
 ) -> Int32 {
     var output = output
     output.directory = (output.directory as NSString).appendingPathComponent("clients")
-    let explorer = WireExplorer(seeds: seeds, generator: WireScenarioGenerator(duration: duration), kind: kind, threads: threads)
+    let explorer = WireExplorer(
+        seeds: seeds, generator: WireScenarioGenerator(duration: duration), kind: kind, threads: threads)
     print(
         "livesim explore --client \(kind.name): \(seeds.count) seeds (\(seeds.lowerBound)..<\(seeds.upperBound)) × "
             + "\(formatDuration(duration)) (herds of \(explorer.generator.herdSize) × \(formatDuration(explorer.generator.herdDuration)) "
@@ -38,37 +39,45 @@ func exploreClientMain(
             return true
         }
         guard due else { return }
-        let text = "\rexplored \(finished)/\(total) seeds, \(failed) failing, \(String(format: "%.1f", (now - started).seconds)) s"
+        let text =
+            "\rexplored \(finished)/\(total) seeds, \(failed) failing, \(String(format: "%.1f", (now - started).seconds)) s"
         FileHandle.standardError.write(Data(text.utf8))
     }
     FileHandle.standardError.write(Data("\n".utf8))
     let wall = (ContinuousClock.now - started).seconds
-    func row(_ label: String, _ value: String) { print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + value) }
+    func row(_ label: String, _ value: String) {
+        print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + value)
+    }
     print("")
     row("runs", "\(summary.runs) (\(summary.herdRuns) herds)")
     row("simulated time", String(format: "%.1f h", summary.simulatedTime.seconds / 3600))
     row("wall time", String(format: "%.2f s", wall))
     row("wire checks", "\(summary.checks)")
+    row("network path changes", "\(summary.pathChanges)")
     print("\nviolations, by wire rule (runs)")
     for (rule, runs) in summary.violatingRuns { row("  \(rule.name)", "\(runs)") }
     if summary.deadlocks > 0 { row("  simulation did not finish", "\(summary.deadlocks)") }
     guard !summary.passed else { return 0 }
     for failure in summary.failures where failure.deadlocked {
-        print("\nseed \(failure.seed)\(failure.clients > 1 ? " (a herd of \(failure.clients))" : ""): the simulation "
-            + "\(failure.unfinished ?? "did not finish")")
+        print(
+            "\nseed \(failure.seed)\(failure.clients > 1 ? " (a herd of \(failure.clients))" : ""): the simulation "
+                + "\(failure.unfinished ?? "did not finish")")
         print("  replay: livesim explore --client \(kind.name) --seeds \(failure.seed)...\(failure.seed)")
     }
 
     print("\n\(summary.failureCount) failing run(s). The first failing seed of each rule, shrunk:")
     let generator = explorer.generator
     for rule in Rule.wireRules {
-        guard let failure = summary.firstFailure(of: rule), let violation = failure.violations.first(where: { $0.rule == rule })
+        guard let failure = summary.firstFailure(of: rule),
+            let violation = failure.violations.first(where: { $0.rule == rule })
         else { continue }
         print("\n\(rule.name): seed \(failure.seed)\(failure.clients > 1 ? " (a herd of \(failure.clients))" : "")")
         print("  \(violation)")
         let counterexample = WireCounterexample.shrink(generator.scenario(seed: failure.seed), kind: kind, rule: rule)
         let shrunk = counterexample.shrunk.base.schedule
-        print("  shrunk from \(counterexample.original.base.schedule.count) to \(shrunk.count) actions in \(counterexample.shrinking.attempts) runs:")
+        print(
+            "  shrunk from \(counterexample.original.base.schedule.count) to \(shrunk.count) actions in \(counterexample.shrinking.attempts) runs:"
+        )
         for action in shrunk { print("    \(action.traceLine)") }
         if let found = counterexample.result.violations.first(where: { $0.rule == rule }) { print("  then: \(found)") }
         print("  what the server saw:")

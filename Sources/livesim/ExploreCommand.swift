@@ -59,9 +59,12 @@ extension Command {
             if let client {
                 guard variantChoice == nil, strategy == nil, !determinism, shard == nil, report == nil else {
                     throw .conflict(
-                        "--client judges a client from the wire: no --variant, --strategy, --check-determinism, --shard or --report")
+                        "--client judges a client from the wire: no --variant, --strategy, --check-determinism, --shard or --report"
+                    )
                 }
-                return { exploreClientMain(kind: client, seeds: seeds, duration: duration, threads: threads, traces: traces) }
+                return {
+                    exploreClientMain(kind: client, seeds: seeds, duration: duration, threads: threads, traces: traces)
+                }
             }
             let variant = variantChoice ?? .correct
             return {

@@ -14,13 +14,14 @@ final class InterruptSignals: Sendable {
     init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         signals = stream
-        sources = Mutex([SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        })
+        sources = Mutex(
+            [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number)
+                source.setEventHandler { continuation.yield(number) }
+                source.resume()
+                return source
+            })
     }
 
     /// Restores the default actions: a second Ctrl-C after this ends the process at once.

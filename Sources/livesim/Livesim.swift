@@ -117,7 +117,8 @@ enum Livesim {
         }
         lines.append("")
         lines.append("`livesim help COMMAND` or `livesim COMMAND --help` shows a command's options and exit statuses.")
-        lines.append("With no command, livesim runs `explore`. Exit status 64 means bad arguments. docs/cli.md has it all.")
+        lines.append(
+            "With no command, livesim runs `explore`. Exit status 64 means bad arguments. docs/cli.md has it all.")
         return lines.joined(separator: "\n")
     }
 }

@@ -29,7 +29,9 @@ extension Command {
             var paths: [String] = []
             while let path = try arguments.optionalPositional() {
                 paths.append(path)
-                guard paths.count <= 100_000 else { throw .outOfRange("REPORT.json", "\(paths.count) files", range: "1 to 100000 files") }
+                guard paths.count <= 100_000 else {
+                    throw .outOfRange("REPORT.json", "\(paths.count) files", range: "1 to 100000 files")
+                }
             }
             try arguments.finish()
             guard !paths.isEmpty else { throw .missingPositional("REPORT.json (one or more)") }

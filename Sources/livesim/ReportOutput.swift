@@ -11,8 +11,12 @@ struct ReportOutput: Sendable {
     func checkWritable() throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw CommandFailure("\(clipped(path, to: 200)): is a directory, not a report file") }
-            if !overwrite { throw CommandFailure("\(clipped(path, to: 200)): already exists (--overwrite replaces it)") }
+            if isDirectory.boolValue {
+                throw CommandFailure("\(clipped(path, to: 200)): is a directory, not a report file")
+            }
+            if !overwrite {
+                throw CommandFailure("\(clipped(path, to: 200)): already exists (--overwrite replaces it)")
+            }
         }
         let directory = (path as NSString).deletingLastPathComponent
         guard directory.isEmpty || FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),

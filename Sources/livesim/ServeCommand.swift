@@ -12,10 +12,11 @@ extension Command {
             usage: livesim serve [--port N] [--host ADDRESS] [--tls-cert FILE --tls-key FILE] [--echo]
                                  [--admin-port N] [--admin-host ADDRESS] [--log-capacity N]
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
-                                 [--idle-timeout D] [--duration D]
+                                 [--idle-timeout D] [--no-deflate | --deflate-params P] [--duration D]
 
             Serves RFC 6455 on the real sockets of WebSocketTransport and prints
-            "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections.
+            "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections. A client
+            that offers permessage-deflate (RFC 7692) gets it, on the terms it asked for.
             Without --echo it is the live test server: the live contract (subscribe, resume,
             sequence numbers, replay; docs/server-contract.md), the same code the simulated
             server runs, with its test controls on an admin HTTP endpoint, printed as
@@ -37,6 +38,9 @@ extension Command {
               --idle-timeout D         drop a connection silently (no close frame, no FIN, no pongs) after D
                                        with no frame either way, as a NAT gateway does; 1ms to 1h (default:
                                        never; the admin endpoint's /idle-timeout changes it while serving)
+              --no-deflate             decline every permessage-deflate offer (default: grant a valid one)
+              --deflate-params P       grant it on these terms of the server's, written as in the header,
+                                       e.g. "server_max_window_bits=10; client_no_context_takeover"
               --duration D             exit after D, 1ms to 1000h
             """,
         exitCodes: [
@@ -45,7 +49,8 @@ extension Command {
         ],
         parse: { arguments throws(ArgumentError) in
             var configuration = WebSocketServer.Configuration()
-            configuration.port = UInt16(try arguments.integer("--port", in: 0...65535, default: Int(configuration.port)))
+            configuration.port = UInt16(
+                try arguments.integer("--port", in: 0...65535, default: Int(configuration.port)))
             if let host = try arguments.option("--host") { configuration.host = host }
             let certificate = try arguments.option("--tls-cert")
             let key = try arguments.option("--tls-key")
@@ -60,11 +65,20 @@ extension Command {
             configuration.maxConnections = try arguments.integer(
                 "--max-connections", in: 1...1_000_000, default: configuration.maxConnections)
             let idleTimeout = try arguments.duration("--idle-timeout", in: .milliseconds(1)...(.seconds(3600)))
+            let noDeflate = try arguments.flag("--no-deflate")
+            let deflateParameters = try arguments.option("--deflate-params")
             let duration = try arguments.duration("--duration", in: Arguments.runDurations)
             try arguments.finish()
             guard (certificate == nil) == (key == nil) else {
-                throw .conflict("--tls-cert and --tls-key go together (got only \(certificate == nil ? "--tls-key" : "--tls-cert"))")
+                throw .conflict(
+                    "--tls-cert and --tls-key go together (got only \(certificate == nil ? "--tls-key" : "--tls-cert"))"
+                )
             }
+            guard !(noDeflate && deflateParameters != nil) else {
+                throw .conflict("--no-deflate declines compression; --deflate-params sets its terms: give one")
+            }
+            // A client opts in by offering it; a test server should answer as most servers do.
+            configuration.compression = noDeflate ? nil : try parseDeflateParameters(deflateParameters ?? "")
             return { [configuration] in
                 var configuration = configuration
                 if let certificate, let key {
@@ -81,7 +95,8 @@ extension Command {
                 let live = try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
                 live.server.setIdleTimeout(idleTimeout)
                 let admin = try WebSocketServer(
-                    configuration: .init(host: adminHost, port: adminPort, handshakeTimeout: .seconds(5), maxConnections: 64),
+                    configuration: .init(
+                        host: adminHost, port: adminPort, handshakeTimeout: .seconds(5), maxConnections: 64),
                     handler: AdminEndpoint(controlling: live))
                 printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(live.port)")
                 printLine("admin on http://\(bracketed(adminHost)):\(admin.port)")

@@ -48,7 +48,8 @@ extension Command {
             switch (file, seed, seeds) {
             case (let path?, nil, nil):
                 guard chosenVariant == nil, duration == nil, strategy == nil else {
-                    throw .conflict("--variant, --duration and --strategy go with --seed/--seeds: a trace file names its own")
+                    throw .conflict(
+                        "--variant, --duration and --strategy go with --seed/--seeds: a trace file names its own")
                 }
                 source = .file(path)
             case (nil, let seed?, nil): source = .seeds(first: seed, count: 1, generator)
@@ -56,7 +57,8 @@ extension Command {
             default: throw .conflict("give exactly one of FILE.trace, --seed N, --seeds A..B")
             }
             return {
-                try shrinkFirstFailure(source, variant: chosenVariant ?? .correct, wanted: wanted, budget: budget, output: output)
+                try shrinkFirstFailure(
+                    source, variant: chosenVariant ?? .correct, wanted: wanted, budget: budget, output: output)
             }
         })
 }
@@ -68,7 +70,9 @@ private enum ShrinkSource {
     case seeds(first: UInt64, count: Int, ScenarioGenerator)
 }
 
-private func shrinkFirstFailure(_ source: ShrinkSource, variant: LogicVariant, wanted: Invariant?, budget: Int, output: TraceOutput)
+private func shrinkFirstFailure(
+    _ source: ShrinkSource, variant: LogicVariant, wanted: Invariant?, budget: Int, output: TraceOutput
+)
     throws -> Int32
 {
     // The candidates, in order, made one at a time (a range may hold many seeds).

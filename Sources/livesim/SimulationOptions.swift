@@ -15,7 +15,8 @@ extension Arguments {
 
     /// `--strategy fifo|random|pct`: the executor's job order.
     mutating func strategy() throws(ArgumentError) -> StrategyChoice.Kind? {
-        try choice("--strategy", from: StrategyChoice.Kind.allCases.map(\.rawValue)).flatMap(StrategyChoice.Kind.init(rawValue:))
+        try choice("--strategy", from: StrategyChoice.Kind.allCases.map(\.rawValue)).flatMap(
+            StrategyChoice.Kind.init(rawValue:))
     }
 
     /// `--duration D`: virtual time per generated run.

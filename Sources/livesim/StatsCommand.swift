@@ -53,7 +53,9 @@ enum StatsOptions {
     static let delays: ClosedRange<Duration> = .milliseconds(1)...(.seconds(1000 * 3600))
 
     static func policy(_ arguments: inout Arguments) throws(ArgumentError) -> BackoffPolicy {
-        let names = ["full-jitter", "equal-jitter", "decorrelated-jitter", "proportional-jitter", "exponential", "table"]
+        let names = [
+            "full-jitter", "equal-jitter", "decorrelated-jitter", "proportional-jitter", "exponential", "table",
+        ]
         guard let name = try arguments.choice("--policy", from: names) else { throw .missingValue("--policy") }
         let base = try arguments.duration("--base", in: delays)
         let cap = try arguments.duration("--cap", in: delays)
@@ -62,13 +64,16 @@ enum StatsOptions {
         let table = try arguments.durations("--table", in: .zero...(.seconds(1000 * 3600)), count: 1...1000)
         let b = base ?? .seconds(1)
         let c = cap ?? (name == "proportional-jitter" ? .seconds(120) : .seconds(30))
-        guard c >= b else { throw .conflict("--cap (\(formatDuration(c))) must be at least --base (\(formatDuration(b)))") }
+        guard c >= b else {
+            throw .conflict("--cap (\(formatDuration(c))) must be at least --base (\(formatDuration(b)))")
+        }
         switch name {
         case "full-jitter": return .fullJitter(base: b, cap: c)
         case "equal-jitter": return .equalJitter(base: b, cap: c)
         case "decorrelated-jitter": return .decorrelatedJitter(base: b, cap: c)
         case "exponential": return .exponential(base: b, cap: c)
-        case "proportional-jitter": return .proportionalJitter(initial: b, multiplier: multiplier, jitter: jitter, maximum: c)
+        case "proportional-jitter":
+            return .proportionalJitter(initial: b, multiplier: multiplier, jitter: jitter, maximum: c)
         default:
             guard let table else { throw .conflict("--policy table needs --table D,D,…") }
             return .table(table)

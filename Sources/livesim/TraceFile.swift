@@ -9,7 +9,9 @@ struct TraceFile {
 
     /// Reads and parses `path`; a file that cannot be read or parsed is a ``TraceFileError``.
     init(path: String) throws(TraceFileError) {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path, Self.whyUnreadable(path)) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path, Self.whyUnreadable(path))
+        }
         guard let text = String(data: data, encoding: .utf8) else { throw .notUTF8(path) }
         self.path = path
         self.text = text
@@ -39,7 +41,8 @@ enum TraceFileError: Error, CustomStringConvertible {
         case .unreadable(let path, let reason): "\(clipped(path, to: 200)): \(reason)"
         case .notUTF8(let path): "\(clipped(path, to: 200)): not UTF-8 text"
         // The message may quote the offending line, which may be megabytes long.
-        case .malformed(let path, let error): "\(clipped(path, to: 200)):\(error.line): \(clipped(error.message, to: 200))"
+        case .malformed(let path, let error):
+            "\(clipped(path, to: 200)):\(error.line): \(clipped(error.message, to: 200))"
         }
     }
 }

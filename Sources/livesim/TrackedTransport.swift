@@ -12,7 +12,8 @@ struct TrackedTransport: Transport {
         track(try await inner.connect(to: endpoint))
     }
 
-    func connect(to endpoint: Endpoint, generation: Generation) async throws(TransportError) -> any TransportConnection {
+    func connect(to endpoint: Endpoint, generation: Generation) async throws(TransportError) -> any TransportConnection
+    {
         track(try await inner.connect(to: endpoint, generation: generation))
     }
 

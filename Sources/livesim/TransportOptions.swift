@@ -21,7 +21,8 @@ struct TransportOptions: Sendable {
             guard let colon = header.firstIndex(of: ":"), colon != header.startIndex,
                 !header.contains(where: { $0 == "\r" || $0 == "\n" })
             else {
-                throw .invalidValue("--header", header, expected: "NAME:VALUE on one line, e.g. \"Authorization: Bearer abc\"")
+                throw .invalidValue(
+                    "--header", header, expected: "NAME:VALUE on one line, e.g. \"Authorization: Bearer abc\"")
             }
             let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             self.headers.append(Endpoint.Header(String(header[..<colon]), value))
@@ -30,7 +31,7 @@ struct TransportOptions: Sendable {
         maxMessageSize = try arguments.integer("--max-message-size", in: 1...(1 << 30), default: 1 << 20)
         let deflateParameters = try arguments.option("--deflate-params")
         if try arguments.flag("--deflate") || deflateParameters != nil {
-            compression = try Self.compression(deflateParameters ?? "")
+            compression = try parseDeflateParameters(deflateParameters ?? "")
         }
     }
 
@@ -52,19 +53,6 @@ struct TransportOptions: Sendable {
         return configuration
     }
 
-    /// permessage-deflate options from `--deflate-params`, written as in the offer header.
-    private static func compression(_ text: String) throws(ArgumentError) -> PerMessageDeflate {
-        let expected = "permessage-deflate parameters as in the header, e.g. \"client_no_context_takeover\""
-        let name = PerMessageDeflate.extensionName
-        guard let parsed = try? WebSocketExtension.parse([text.isEmpty ? name : "\(name); \(text)"]), parsed.count == 1
-        else { throw .invalidValue("--deflate-params", text, expected: expected) }
-        do {
-            return try PerMessageDeflate(parameters: parsed[0].parameters)
-        } catch {
-            throw .invalidValue("--deflate-params", text, expected: "\(expected) (\(error))")
-        }
-    }
-
     static let usage = """
           --header K:V             an extra request header (repeatable, at most 100), e.g. "Authorization: Bearer abc"
           --ca FILE                trust this CA certificate (PEM) for wss://, besides the system's
@@ -74,6 +62,20 @@ struct TransportOptions: Sendable {
           --deflate-params P       offer it with these parameters, written as in the header,
                                    e.g. "client_no_context_takeover; server_max_window_bits=10"
         """
+}
+
+/// permessage-deflate options from `--deflate-params`, written as in the header: the terms
+/// a client offers (`connect`, `echo-client`) or a server insists on (`serve`).
+func parseDeflateParameters(_ text: String) throws(ArgumentError) -> PerMessageDeflate {
+    let expected = "permessage-deflate parameters as in the header, e.g. \"client_no_context_takeover\""
+    let name = PerMessageDeflate.extensionName
+    guard let parsed = try? WebSocketExtension.parse([text.isEmpty ? name : "\(name); \(text)"]), parsed.count == 1
+    else { throw .invalidValue("--deflate-params", text, expected: expected) }
+    do {
+        return try PerMessageDeflate(parameters: parsed[0].parameters)
+    } catch {
+        throw .invalidValue("--deflate-params", text, expected: "\(expected) (\(error))")
+    }
 }
 
 /// Parses a ws:// or wss:// URL argument: a host, a port in 1...65535 if one is given, no

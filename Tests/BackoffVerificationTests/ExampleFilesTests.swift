@@ -1,6 +1,6 @@
 import BackoffVerification
-import Foundation
 import LiveConnection
+import PackageFiles
 import Testing
 
 /// The delay files in docs/examples (written by Python, not by our code) keep the verdicts
@@ -8,9 +8,7 @@ import Testing
 @Suite("The documented example files")
 struct ExampleFilesTests {
     static func observations(_ name: String) throws -> [DelayObservation] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../docs/examples/\(name)").standardized
-        return try DelayFile.parse(String(contentsOf: url, encoding: .utf8))
+        try DelayFile.parse(PackageFiles.text("docs/examples/\(name)"))
     }
 
     static let backo2Claim = BackoffPolicy.proportionalJitter(

@@ -68,6 +68,14 @@ struct BrokenVariantTests {
         .init(variant: "pong-deadline-of-p", property: "timers-armed-as-configured", length: 4),
         // connect, handshake 401: a retry is armed instead of a credentials refresh.
         .init(variant: "retries-expired-credentials", property: "expired-credentials-refreshed", length: 2),
+        // path lost (not heard), connect: dialled without a path.
+        .init(variant: "ignores-path", property: "quiet-without-path", length: 2),
+        // connect, path lost → offline, path back (missed): nothing is dialled.
+        .init(variant: "misses-path-return", property: "reconnects-when-path-returns", length: 3),
+        // connect, opened, flushed: open reports attempt 0 after no failure.
+        .init(variant: "misnumbers-open-attempt", property: "backoff-within-policy", length: 3),
+        // connect, opened, flushed → open, ping (in flight), connect B: g1 goes and its ping is never answered.
+        .init(variant: "forgets-pings", property: "pings-answered-once", length: 5),
     ]
 
     @Test("breadth-first search finds the bug with a counterexample of minimal length", arguments: expectations)
@@ -103,10 +111,13 @@ struct BrokenVariantTests {
         let replay = model.replay(violation.counterexample)
         #expect(replay.steps.count == expectation.length)
         #expect(replay.steps.map(\.number) == Array(1...expectation.length))
-        // The first input always connects; every input step did something or was a no-op
-        // intent, and the lines number each step.
-        #expect(replay.steps.first?.action == .input(.connect(Endpoint(url: .init(string: "wss://a.example/live")!))))
-        #expect(replay.lines.first?.hasPrefix("1. connect") == true)
+        // The first input connects (or, for the path's bugs, reports the path gone: breadth
+        // first tries that intent before the connect whose attempt it forbids); the lines
+        // number each step.
+        let connect = ConnectionAction.input(.connect(Endpoint(url: .init(string: "wss://a.example/live")!)))
+        let first = replay.steps.first?.action
+        #expect(first == connect || first == .input(.setPathViable(false)), "\(String(describing: first))")
+        #expect(replay.lines.first.map { $0.hasPrefix("1. connect") || $0.hasPrefix("1. path unviable") } == true)
         #expect(replay.lines.count == 2 * expectation.length)
     }
 
@@ -135,10 +146,16 @@ struct BrokenVariantTests {
         #expect(input.generation == Generation(1))  // g2 is live: g1 is the dead one
     }
 
-    @Test("every broken variant but three is listed here; one needs real time, one the events() stream, one app pings the model has not")
+    @Test(
+        "every broken variant but five is listed here; one needs real time, one the events() stream, and an attempt limit and close frames' words the model has not"
+    )
     func coverage() throws {
         let broken = Set(LogicVariant.all.dropFirst().map(\.name))
-        #expect(broken.subtracting(Self.expectations.map(\.variant)) == ["retries-immediately", "replays-initial-phase", "forgets-pings"])
+        #expect(
+            broken.subtracting(Self.expectations.map(\.variant)) == [
+                "retries-immediately", "replays-initial-phase", "gives-up-early", "forgets-close-code",
+                "drops-close-reason",
+            ])
         // The phase a new subscriber is given is the shell's, not the machine's effects:
         // the checker steps the machine only, so the stream's first event is the simulator's to judge.
         let replays = try ConnectionModel(variant: try #require(.named("replays-initial-phase")))

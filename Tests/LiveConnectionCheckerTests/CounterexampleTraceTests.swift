@@ -19,9 +19,9 @@ struct CounterexampleTraceTests {
     }
 
     static let cases: [Case] = [
-        // The three planted bugs. The shell's own cancelled attempt delivers a
-        // stale callback before the counterexample's late open can, and the bug fires on it.
-        Case(variant: "ignores-generations", simulator: .violation("stale-inputs-change-nothing"), followed: false),
+        // The three planted bugs. The late open is g1's own handshake completing
+        // after the manager gave it up (`stale open`, armed before g1 is requested).
+        Case(variant: "ignores-generations", simulator: .violation("stale-inputs-change-nothing")),
         Case(variant: "skips-resubscribe", simulator: .violation("resubscribe-before-open")),
         Case(variant: "never-resets-backoff", simulator: .violation("backoff-within-policy")),
         // The three machine variants.
@@ -38,6 +38,11 @@ struct CounterexampleTraceTests {
         Case(variant: "ignores-background", simulator: .violation("quiet-in-background")),
         Case(variant: "pong-deadline-of-p", simulator: .violation("timers-armed-as-configured")),
         Case(variant: "retries-expired-credentials", simulator: .violation("expired-credentials-refreshed")),
+        // The network path.
+        Case(variant: "ignores-path", simulator: .violation("quiet-without-path")),
+        Case(variant: "misses-path-return", simulator: .violation("reconnects-when-path-returns")),
+        Case(variant: "misnumbers-open-attempt", simulator: .violation("backoff-within-policy")),
+        Case(variant: "forgets-pings", simulator: .violation("pings-answered-once")),
         // The machine skips the resume frame, but with no message broadcast during the
         // outage nothing is lost: the simulator's delivery invariant has nothing to see.
         Case(variant: "forgets-resume", simulator: .pass),
@@ -81,15 +86,18 @@ struct CounterexampleTraceTests {
         _ = try first.settle()
         _ = try second.settle()
         #expect(first.trace.encode() == second.trace.encode())
-        // The race needs a schedule other than FIFO; the search finds the same one each time.
-        #expect(first.trace.scenario.strategy != .fifo)
+        // The late error is g1's own: armed on g1 before its pong deadline closes it, read by
+        // g1's receive loop while the close lingers, so FIFO order already lives it.
+        #expect(first.trace.scenario.strategy == .fifo)
+        #expect(first.trace.scenario.schedule.map(\.traceLine).contains("25002ms stale error"))
     }
 
     @Test("the manager draws the counterexample's delays: its boundary words lead the random source")
     func drawsAreTheCounterexamples() throws {
         // connect, handshake 503 [lowest], retry, opened, flushed, close 1000 [highest].
         let written = try Self.written("never-resets-backoff")
-        #expect(written.trace.scenario.managerWords == [BoundaryRandom.Draw.lowest.word, BoundaryRandom.Draw.highest.word])
+        #expect(
+            written.trace.scenario.managerWords == [BoundaryRandom.Draw.lowest.word, BoundaryRandom.Draw.highest.word])
         let lines = written.trace.encode().split(separator: "\n")
         #expect(lines.contains("manager-words: 1 18446744073709551615"))
         #expect(lines.contains("1ms fail-handshakes status=503"))
@@ -126,7 +134,8 @@ struct CounterexampleTraceTests {
             _ = try written.settle()
             #expect(written.fileName == file.lastPathComponent)
             if trace.observedBuild == .current {
-                #expect(written.trace.encode() == text, "\(file.lastPathComponent) is stale: run livesim check --variant")
+                #expect(
+                    written.trace.encode() == text, "\(file.lastPathComponent) is stale: run livesim check --variant")
             } else {
                 // The other build settles its own executor schedule (see Trace.replay); what the
                 // checker decides — the schedule of faults, the draws, the verdict — is the same.
@@ -156,13 +165,18 @@ struct TraceRealizerGapTests {
     @Test("a timer the model fires before an earlier one is due is a gap")
     func timerOrder() {
         let realizer = realize([
-            (.input(.connect(Self.endpoint)), [
-                .openConnection(Self.g1, Self.endpoint), .startTimer(.connectTimeout(Self.g1), .seconds(10)),
-                .startTimer(.heartbeat(Self.g1), .seconds(25)),
-            ]),
+            (
+                .input(.connect(Self.endpoint)),
+                [
+                    .openConnection(Self.g1, Self.endpoint), .startTimer(.connectTimeout(Self.g1), .seconds(10)),
+                    .startTimer(.heartbeat(Self.g1), .seconds(25)),
+                ]
+            ),
             (.input(.timerFired(.heartbeat(Self.g1))), []),
         ])
-        #expect(realizer.gaps == ["step 2: timer heartbeat(g1) fires at 25000ms, but connect-timeout(g1) is due at 10000ms"])
+        #expect(
+            realizer.gaps == ["step 2: timer heartbeat(g1) fires at 25000ms, but connect-timeout(g1) is due at 10000ms"]
+        )
         #expect(realizer.now == .seconds(25))
     }
 

@@ -55,11 +55,17 @@ struct SearchOrderTests {
         return result
     }
 
+    /// Without the app's path reports and its ping: the order of the search does not depend
+    /// on what the world holds, and each multiplies the space these exhaustive debug searches
+    /// walk (the path doubled it: the suite's longest tests, over 20 minutes of a loaded CI
+    /// machine with it).
     static var world: ConnectionBounds {
         var bounds = ConnectionBounds()
         bounds.topics = 1
         bounds.commands = 0
+        bounds.pings = 0
         bounds.serverLog = 0
+        bounds.networkPath = false
         return bounds
     }
 
@@ -105,7 +111,8 @@ struct SearchOrderTests {
             for (key, filter) in filters.enumerated() {
                 var fromKeyed: [ConnectionModel.State] = []
                 var fromPlain: [ConnectionModel.State] = []
-                model.expand(state, memo: &keyed, where: filter, filterKey: key) { _, _, next in fromKeyed.append(next) }
+                model.expand(state, memo: &keyed, where: filter, filterKey: key) { _, _, next in fromKeyed.append(next)
+                }
                 model.expand(state, memo: &plain, where: filter) { _, _, next in fromPlain.append(next) }
                 #expect(fromKeyed == fromPlain)
                 compared += fromPlain.count
@@ -135,21 +142,39 @@ struct SearchOrderTests {
         return bounds
     }
 
+    /// The variants with a bug this world can show, so each case compares two counterexamples.
+    /// Left out: gives-up-early, forgets-close-code and drops-close-reason (without an attempt
+    /// limit, an app close frame or a close reason, which the model has none of, each is the
+    /// shipped machine); retries-immediately (only real time tells it apart) and
+    /// replays-initial-phase (the events() stream's, not the machine's); ignores-path,
+    /// misses-path-return and forgets-pings (this world has no path reports and no pings).
+    /// Each of those would walk the whole space to agree on no bug, which `sameSpace` already
+    /// compares on the shipped machine: in a debug build they were most of this suite's time.
+    static let variantsWithABug = LogicVariant.all.filter {
+        $0 != .correct
+            && ![
+                "gives-up-early", "forgets-close-code", "drops-close-reason", "retries-immediately",
+                "replays-initial-phase", "ignores-path", "misses-path-return", "forgets-pings",
+            ].contains($0.name)
+    }
+
     @Test(
-        "the reported counterexample is the first one a sequential search meets, for any thread count",
-        arguments: LogicVariant.all.filter { $0 != .correct }, [1, 2])
-    func sameCounterexample(variant: LogicVariant, threads: Int) throws {
+        "the reported counterexample is the first one a sequential search meets, on 1 and 2 threads",
+        arguments: variantsWithABug)
+    func sameCounterexample(variant: LogicVariant) throws {
         let model = try ConnectionModel(bounds: Self.variantWorld, variant: variant)
-        // (A variant that needs real time to misbehave shows no bug here: then both agree on none.)
-        let expected = Self.reference(model).violation
-        var options = CheckOptions()
-        options.threads = threads
-        options.checkEventually = false
-        let violation = model.check(options).violation
-        #expect(violation?.kind != .sometimes)
-        #expect(violation?.property == expected?.property)
-        #expect(violation?.counterexample.actions == expected?.actions)
-        #expect(violation?.counterexample.final == expected?.final)
+        // The textbook search is walked once per variant; each thread count is held to it.
+        let expected = try #require(Self.reference(model).violation, "\(variant.name) shows no bug in this world")
+        for threads in [1, 2] {
+            var options = CheckOptions()
+            options.threads = threads
+            options.checkEventually = false
+            let violation = model.check(options).violation
+            #expect(violation?.kind == .always, "\(threads) threads")
+            #expect(violation?.property == expected.property, "\(threads) threads")
+            #expect(violation?.counterexample.actions == expected.actions, "\(threads) threads")
+            #expect(violation?.counterexample.final == expected.final, "\(threads) threads")
+        }
     }
 
     @Test("a state bound keeps the same states whatever the thread count")

@@ -41,14 +41,28 @@ struct BrokenVariantTests {
         Case(variant: "pong-deadline-of-p", seeds: 0..<1),
         Case(variant: "retries-expired-credentials", seeds: 0..<1),
         Case(variant: "replays-initial-phase", seeds: 0..<1),
+        // The attempt number (issue 10): open(attempt:) one low, judged like connecting's.
+        Case(variant: "misnumbers-open-attempt", seeds: 0..<1),
         // App pings (issue 12 item 6): a ping in flight at a drop is never answered.
         Case(variant: "forgets-pings", seeds: 0..<3),
+        // The network path (issue 12 item 5): retrying through an outage; missing the return.
+        Case(variant: "ignores-path", seeds: 0..<3),
+        Case(variant: "misses-path-return", seeds: 0..<3),
+        // The attempt limit (a quarter of the swarm's seeds set one).
+        Case(variant: "gives-up-early", seeds: 0..<6),
+        // Close frames both ways: the app's own on a disconnect; the server's on the way in.
+        Case(variant: "forgets-close-code", seeds: 0..<4),
+        Case(variant: "drops-close-reason", seeds: 0..<1),
     ]
+
+    /// Rules whose bug lives in the shell, out of a machine wrapper's reach: each is shown
+    /// caught by a plant in the real source instead (docs/invariants.md).
+    static let plantedInTheShell: Set<Invariant> = [.freshCredentialsPerHandshake]
 
     @Test("every invariant has a broken variant, and every broken variant is listed here")
     func coverage() {
         let broken = LogicVariant.all.filter { $0 != .correct }
-        #expect(Set(broken.compactMap(\.breaks)) == Set(Invariant.all))
+        #expect(Set(broken.compactMap(\.breaks)) == Set(Invariant.all).subtracting(Self.plantedInTheShell))
         #expect(Set(broken.map(\.name)) == Set(Self.cases.map(\.variant)))
     }
 

@@ -30,7 +30,8 @@ struct DeterminismTests {
         #expect(first == second)
     }
 
-    @Test("different seeds give different interleavings of a program whose output depends on them", arguments: strategies)
+    @Test(
+        "different seeds give different interleavings of a program whose output depends on them", arguments: strategies)
     func seedsChangeTheInterleaving(strategy: String) {
         let logs = Set((0..<16 as Range<UInt64>).map { Self.run(strategy, seed: $0).joined(separator: " ") })
         #expect(logs.count >= 4, "only \(logs.count) distinct interleavings over 16 seeds")

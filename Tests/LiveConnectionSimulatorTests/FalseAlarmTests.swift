@@ -28,7 +28,8 @@ struct FalseAlarmTests {
         "the seeds that once failed at their last instant pass",
         arguments: [1188, 2588, 3849, 3878, 4236, 4373, 4812, 5990, 7211] as [UInt64])
     func formerFalseAlarms(seed: UInt64) {
-        let result = SimulationRun(ScenarioGenerator(duration: .seconds(3600)).scenario(seed: seed), recordsLog: false).run()
+        let result = SimulationRun(ScenarioGenerator(duration: .seconds(3600)).scenario(seed: seed), recordsLog: false)
+            .run()
         #expect(result.violations.isEmpty, "seed \(seed): \(result.violations)")
         #expect(!result.deadlocked)
     }

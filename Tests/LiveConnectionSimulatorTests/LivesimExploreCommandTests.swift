@@ -8,14 +8,17 @@ struct LivesimExploreCommandTests {
 
     @Test("a clean exploration prints the summary table and exits 0")
     func clean() throws {
-        let output = try LivesimTraceCommandTests.livesim(["explore", "--seeds", "3..<5", "--duration", "2m", "--threads", "2"])
+        let output = try LivesimTraceCommandTests.livesim([
+            "explore", "--seeds", "3..<5", "--duration", "2m", "--threads", "2",
+        ])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
         let text = output.standardOutput
         #expect(text.contains("livesim explore: 2 seeds (3..<5) × 2m, strategy per seed, variant correct, 2 threads"))
         #expect(text.range(of: #"\nruns +2\n"#, options: .regularExpression) != nil, "\(text)")
         #expect(text.contains("faults injected, by kind"))
         for invariant in Invariant.all {
-            #expect(text.range(of: "\n  \(invariant.name) +0\n", options: .regularExpression) != nil, "\(invariant.name)")
+            #expect(
+                text.range(of: "\n  \(invariant.name) +0\n", options: .regularExpression) != nil, "\(invariant.name)")
         }
         #expect(output.standardError.contains("explored 2/2 seeds, 0 failing"))
     }
@@ -35,14 +38,17 @@ struct LivesimExploreCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let common = ["--seeds", "0..<8", "--duration", "5m", "--variant", "ignores-generations", "--traces", directory.path]
+        let common = [
+            "--seeds", "0..<8", "--duration", "5m", "--variant", "ignores-generations", "--traces", directory.path,
+        ]
         let single = directory.appendingPathComponent("single.json").path
         let one = try LivesimTraceCommandTests.livesim(["explore"] + common + ["--report", single])
         #expect(one.status == 1, "\(one.standardOutput)\(one.standardError)")
         var paths: [String] = []
         for index in 0..<4 {
             let path = directory.appendingPathComponent("shard-\(index).json").path
-            let run = try LivesimTraceCommandTests.livesim(["explore"] + common + ["--shard", "\(index)/4", "--report", path])
+            let run = try LivesimTraceCommandTests.livesim(
+                ["explore"] + common + ["--shard", "\(index)/4", "--report", path])
             #expect(run.standardOutput.contains("shard \(index)/4 of 0..<8"), "\(run.standardOutput)")
             paths.append(path)
         }
@@ -56,7 +62,8 @@ struct LivesimExploreCommandTests {
         func results(_ text: String) -> [String] {
             text.split(separator: "\n").map(String.init).filter {
                 !$0.hasPrefix("wall time") && !$0.hasPrefix("simulated / wall") && !$0.hasPrefix("seeds per second")
-                    && !$0.hasPrefix("livesim ") && !$0.hasPrefix("shrunk seed") && !$0.contains("replay: swift run livesim replay /")
+                    && !$0.hasPrefix("livesim ") && !$0.hasPrefix("shrunk seed")
+                    && !$0.contains("replay: swift run livesim replay /")
             }
         }
         #expect(results(merge.standardOutput) == results(one.standardOutput))
@@ -79,9 +86,13 @@ struct LivesimExploreCommandTests {
         #expect(garbage.status == 1)
         #expect(garbage.standardError.contains("not an exploration report"), "\(garbage.standardError)")
         let report = directory.appendingPathComponent("a.json").path
-        let first = try LivesimTraceCommandTests.livesim(["explore", "--seeds", "0..<2", "--duration", "1m", "--report", report])
+        let first = try LivesimTraceCommandTests.livesim([
+            "explore", "--seeds", "0..<2", "--duration", "1m", "--report", report,
+        ])
         #expect(first.status == 0, "\(first.standardError)")
-        let again = try LivesimTraceCommandTests.livesim(["explore", "--seeds", "0..<2", "--duration", "1m", "--report", report])
+        let again = try LivesimTraceCommandTests.livesim([
+            "explore", "--seeds", "0..<2", "--duration", "1m", "--report", report,
+        ])
         #expect(again.status == 1)
         #expect(again.standardError.contains("already exists"), "\(again.standardError)")
         #expect(!again.standardError.contains("explored"), "refused before exploring")
@@ -90,11 +101,13 @@ struct LivesimExploreCommandTests {
         #expect(overlap.standardError.contains("seed 0 is in more than one report"), "\(overlap.standardError)")
     }
 
-    @Test("malformed options exit 64 with the usage", arguments: [
-        ["--seeds", "ten"], ["--seeds", "5..<2"], ["--duration", "1 hour"], ["--strategy", "lifo"],
-        ["--variant", "nope"], ["--threads", "0"], ["--bogus"], ["--shard", "4/4"], ["--shard", "1/0"],
-        ["--shard", "a/b"], ["--seeds", "0..<3", "--shard", "0/4"], ["--report", ""],
-    ])
+    @Test(
+        "malformed options exit 64 with the usage",
+        arguments: [
+            ["--seeds", "ten"], ["--seeds", "5..<2"], ["--duration", "1 hour"], ["--strategy", "lifo"],
+            ["--variant", "nope"], ["--threads", "0"], ["--bogus"], ["--shard", "4/4"], ["--shard", "1/0"],
+            ["--shard", "a/b"], ["--seeds", "0..<3", "--shard", "0/4"], ["--report", ""],
+        ])
     func malformed(arguments: [String]) throws {
         let output = try LivesimTraceCommandTests.livesim(["explore"] + arguments)
         #expect(output.status == 64, "\(arguments): \(output.standardError)")

@@ -19,7 +19,8 @@ struct SimulationRunTests {
         #expect(result.invariantChecks > 1000)
     }
 
-    @Test("the same seed gives the same log, byte for byte; another seed another log", arguments: [0, 7, 99] as [UInt64])
+    @Test(
+        "the same seed gives the same log, byte for byte; another seed another log", arguments: [0, 7, 99] as [UInt64])
     func determinism(seed: UInt64) {
         let generator = ScenarioGenerator(duration: .seconds(900))
         let first = SimulationRun(generator.scenario(seed: seed)).run()

@@ -12,7 +12,9 @@ struct SpecificationTests {
     func closeCodeClasses() {
         #expect(spec.isTerminal(close: 1008) && spec.isTerminal(close: 4003) && spec.isTerminal(handshakeStatus: 403))
         #expect(spec.refreshes(close: 4001) && spec.refreshes(handshakeStatus: 401))
-        for code: CloseCode in [1000, 1001, 1006, 1011, 4000, 4001] { #expect(!spec.isTerminal(close: code), "\(code)") }
+        for code: CloseCode in [1000, 1001, 1006, 1011, 4000, 4001] {
+            #expect(!spec.isTerminal(close: code), "\(code)")
+        }
         for code: CloseCode in [1000, 1008, 4003] { #expect(!spec.refreshes(close: code), "\(code)") }
         #expect(!spec.isTerminal(handshakeStatus: 401) && !spec.isTerminal(handshakeStatus: 503))
     }
@@ -22,7 +24,8 @@ struct SpecificationTests {
         let policy = BackoffPolicy.fullJitter(base: .seconds(1), cap: .seconds(30))
         let expected: [Int64] = [0, 1, 2, 4, 8, 16, 30, 30]
         for (n, ceiling) in expected.enumerated() {
-            #expect(spec.allowedDelay(policy, afterFailures: n, previous: .none) == .zero ... .seconds(ceiling), "n=\(n)")
+            #expect(
+                spec.allowedDelay(policy, afterFailures: n, previous: .none) == .zero ... .seconds(ceiling), "n=\(n)")
         }
         let seed = BackoffPolicy.fullJitter(base: .milliseconds(100), cap: .seconds(2))
         #expect(spec.allowedDelay(seed, afterFailures: 5, previous: .none) == .zero ... .milliseconds(1600))
@@ -33,7 +36,8 @@ struct SpecificationTests {
     @Test("equal jitter c/2 + U(0, c/2), exponential c exactly")
     func equalAndExponential() {
         let equal = BackoffPolicy.equalJitter(base: .milliseconds(500), cap: .seconds(10))
-        #expect(spec.allowedDelay(equal, afterFailures: 1, previous: .none) == .milliseconds(250) ... .milliseconds(500))
+        #expect(
+            spec.allowedDelay(equal, afterFailures: 1, previous: .none) == .milliseconds(250) ... .milliseconds(500))
         #expect(spec.allowedDelay(equal, afterFailures: 3, previous: .none) == .seconds(1) ... .seconds(2))
         #expect(spec.allowedDelay(equal, afterFailures: 9, previous: .none) == .seconds(5) ... .seconds(10))
         let exponential = BackoffPolicy.exponential(base: .seconds(1), cap: .seconds(30))
@@ -44,8 +48,10 @@ struct SpecificationTests {
     func decorrelated() {
         let policy = BackoffPolicy.decorrelatedJitter(base: .seconds(1), cap: .seconds(30))
         #expect(spec.allowedDelay(policy, afterFailures: 1, previous: .none) == .seconds(1) ... .seconds(3))
-        #expect(spec.allowedDelay(policy, afterFailures: 2, previous: .known(.seconds(2))) == .seconds(1) ... .seconds(6))
-        #expect(spec.allowedDelay(policy, afterFailures: 5, previous: .known(.seconds(20))) == .seconds(1) ... .seconds(30))
+        #expect(
+            spec.allowedDelay(policy, afterFailures: 2, previous: .known(.seconds(2))) == .seconds(1) ... .seconds(6))
+        #expect(
+            spec.allowedDelay(policy, afterFailures: 5, previous: .known(.seconds(20))) == .seconds(1) ... .seconds(30))
         #expect(spec.allowedDelay(policy, afterFailures: 5, previous: .unknown) == .seconds(1) ... .seconds(30))
     }
 

@@ -35,7 +35,8 @@ struct TraceRegressionTests {
     @Test("every committed trace says which build recorded it", arguments: files)
     func recordsItsBuild(file: String) throws {
         let trace = try Trace(parsing: try Self.text(of: file))
-        #expect(trace.observedBuild != nil, "\(file): no 'observed-build' line; re-record it with livesim replay --write")
+        #expect(
+            trace.observedBuild != nil, "\(file): no 'observed-build' line; re-record it with livesim replay --write")
     }
 
     @Test("the committed traces were recorded in both builds, so each CI run replays some from the other")

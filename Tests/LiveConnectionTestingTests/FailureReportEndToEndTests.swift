@@ -21,7 +21,7 @@ struct DeliberateFailureTests {
 
 /// Runs the test binary again, as `swift test` does, and reads what a failing simulation
 /// test prints: the replay line, the attachment, and that the replay line re-runs one seed.
-@Suite("Failure report, end to end")
+@Suite("Failure report, end to end", .timeLimit(.minutes(5)))
 struct FailureReportEndToEndTests {
     struct Child {
         var status: Int32

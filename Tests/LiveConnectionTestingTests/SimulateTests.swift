@@ -247,7 +247,7 @@ struct SimulationWorldTests {
         #expect(try Trace(parsing: trace.encode()).observed == trace.observed)
     }
 
-    @Test("an app intent without a manager, or a stale callback, is refused and not recorded")
+    @Test("an app intent without a manager is refused and not recorded")
     func performRefuses() throws {
         let recorder = SimulationRecorder()
         try SimulationRecorder.$current.withValue(recorder) {
@@ -255,11 +255,33 @@ struct SimulationWorldTests {
                 await #expect(throws: SimulationWorldError.needsManager(.disconnect)) {
                     try await world.perform(.disconnect)
                 }
-                await #expect(throws: SimulationWorldError.unsupported(.deliverStale(.pong))) {
-                    try await world.perform(.deliverStale(.pong))
-                }
             }
         }
         #expect(recorder.entries.first?.trace.scenario.schedule == [])
+    }
+
+    @Test("a stale close is the network's: the old connection delivers it after the switch, and the new one stays open")
+    func staleCloseThroughTheWorld() throws {
+        let recorder = SimulationRecorder()
+        let (phase, statistics) = try SimulationRecorder.$current.withValue(recorder) {
+            try simulate(seed: 4, timeLimit: .seconds(60)) { world in
+                try await world.run(world.makeManager()) { manager in
+                    try await world.perform(.connect(endpoint: 0), on: manager)
+                    try await world.clock.sleep(for: .seconds(1))
+                    // No manager needed: the connection held now is armed.
+                    try await world.perform(.deliverStale(.close, after: .seconds(2)))
+                    try await world.perform(.connect(endpoint: 1), on: manager)
+                    try await world.clock.sleep(for: .seconds(5))
+                    return (await manager.phase, world.network.statistics)
+                }
+            }
+        }
+        #expect(statistics.lateCallbacks == 1, "the old connection delivered its close")
+        // The late close of the first connection, 2 s after the switch, tears nothing down:
+        // two connections in all, the second still open.
+        #expect(statistics.connectionsOpened == 2, "\(statistics)")
+        #expect(phase.isOpen, "\(phase)")
+        let schedule = try #require(recorder.entries.first).trace.scenario.schedule
+        #expect(schedule.map(\.action).contains(.deliverStale(.close, after: .seconds(2))))
     }
 }

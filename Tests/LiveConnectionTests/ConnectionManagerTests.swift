@@ -136,7 +136,10 @@ struct ConnectionManagerTests {
         }
         #expect(run.finished)
         #expect(delivered.lines == ["message 1", "message 2", "message 3", "gap 4..<6", "message 6"])
-        #expect(server.received.suffix(2) == [#"2:{"type":"resume","after":6}"#, #"2:{"type":"subscribe","topic":"loans"}"#])
+        #expect(
+            server.received.suffix(2) == [
+                #"2:{"type":"resume","after":6}"#, #"2:{"type":"subscribe","topic":"loans"}"#,
+            ])
     }
 
     @Test("a new subscriber first receives the current phase; messages are never replayed to it")

@@ -28,7 +28,9 @@ struct CredentialsBeforeConnectTests {
                 configuration: Self.configuration, transport: server.transport, clock: clock,
                 random: Xoshiro256StarStar(seed: 1),
                 credentials: {
-                    let call = calls.update { $0 += 1; return $0 }
+                    let call = calls.update {
+                        $0 += 1; return $0
+                    }
                     if failing.contains(call) { throw ProviderError.keychainLocked }
                     return [Endpoint.Header("Authorization", "Bearer \(call)")]
                 })
@@ -47,7 +49,8 @@ struct CredentialsBeforeConnectTests {
         let server = InMemoryServer()
         let calls = Locked(0)
         let finished = Self.run(server: server, calls: calls) { manager, events in
-            await manager.connect(to: Endpoint(url: ManagerHarness.url, headers: [.init("Authorization", "Bearer old")]))
+            await manager.connect(
+                to: Endpoint(url: ManagerHarness.url, headers: [.init("Authorization", "Bearer old")]))
             while let event = await events.next(), !event.isOpen {}
             server.resetAll()
             while let event = await events.next(), !event.isOpen {}
@@ -72,6 +75,7 @@ struct CredentialsBeforeConnectTests {
         }
         #expect(finished)
         #expect(waits.value == ["credentials unavailable"])
-        #expect(server.handshakeHeaders.map { $0.map(\.value) } == [["Bearer 2"]], "nothing dialled without credentials")
+        #expect(
+            server.handshakeHeaders.map { $0.map(\.value) } == [["Bearer 2"]], "nothing dialled without credentials")
     }
 }

@@ -61,7 +61,9 @@ struct DisconnectTests {
         #expect(server.clientCloses == ["1:1001 shutting down"])
     }
 
-    @Test("a 123-byte reason and every class of allowed code are accepted", arguments: [1000, 1001, 1003, 1011, 3000, 4999])
+    @Test(
+        "a 123-byte reason and every class of allowed code are accepted",
+        arguments: [1000, 1001, 1003, 1011, 3000, 4999])
     func accepted(code: UInt16) {
         let server = InMemoryServer()
         let reason = String(repeating: "r", count: CloseRequestError.maximumReasonLength)

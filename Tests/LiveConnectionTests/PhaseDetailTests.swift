@@ -55,7 +55,9 @@ struct PhaseDetailTests {
             Issue.record("waiting phase without the close frame: \(phases.value)")
             return
         }
-        #expect(phases.value[1] == .stopped(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "account suspended")))
+        #expect(
+            phases.value[1]
+                == .stopped(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "account suspended")))
     }
 
     @Test("the open connection's handshake is visible once open, the new one's after a reconnect, none while not open")

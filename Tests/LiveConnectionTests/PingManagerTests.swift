@@ -29,12 +29,16 @@ struct PingManagerTests {
         }
         #expect(run.finished, "\(run.log)")
         #expect(outcomes.value == [.failed(.notConnected), .alive, .noAnswer, .failed(.connectionEnded)])
-        #expect(run.end < VirtualClock.Instant(nanosecondsSinceStart: 2_000_000_000), "answered at the teardown, not at the 30 s deadline")
+        #expect(
+            run.end < VirtualClock.Instant(nanosecondsSinceStart: 2_000_000_000),
+            "answered at the teardown, not at the 30 s deadline")
     }
 
-    @Test("timeouts that are not above zero or are over an hour are refused, and nothing is sent", arguments: [
-        Duration.zero, .milliseconds(-5), .seconds(3601),
-    ])
+    @Test(
+        "timeouts that are not above zero or are over an hour are refused, and nothing is sent",
+        arguments: [
+            Duration.zero, .milliseconds(-5), .seconds(3601),
+        ])
     func invalidTimeouts(timeout: Duration) {
         let server = InMemoryServer()
         let outcome = Locked<PingOutcome?>(nil)

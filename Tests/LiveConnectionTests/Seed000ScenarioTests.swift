@@ -86,7 +86,9 @@ struct Seed000ScenarioTests {
             try? await harness.clock.sleep(for: .seconds(3600))
         }
         #expect(run.finished)
-        #expect(run.log.last?.hasSuffix(#"phase stopped reason="closed 4003" close=4003 "forbidden""#) == true, "log: \(run.log)")
+        #expect(
+            run.log.last?.hasSuffix(#"phase stopped reason="closed 4003" close=4003 "forbidden""#) == true,
+            "log: \(run.log)")
         #expect(server.connectionCount == 1)
     }
 

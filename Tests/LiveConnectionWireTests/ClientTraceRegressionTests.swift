@@ -15,7 +15,8 @@ struct ClientTraceRegressionTests {
 
     static func trace(_ file: String) throws -> Trace {
         let library = try #require(library)
-        return try Trace(parsing: try String(contentsOf: library.directory.appendingPathComponent(file), encoding: .utf8))
+        return try Trace(
+            parsing: try String(contentsOf: library.directory.appendingPathComponent(file), encoding: .utf8))
     }
 
     @Test("there are wire traces for every victim")
@@ -33,7 +34,8 @@ struct ClientTraceRegressionTests {
         }
     }
 
-    @Test("every wire trace still shows what its expect line says, and what its observed section says", arguments: files)
+    @Test(
+        "every wire trace still shows what its expect line says, and what its observed section says", arguments: files)
     func replays(file: String) throws {
         let trace = try Self.trace(file)
         let expectation = try #require(trace.expectation, "\(file) has no 'expect:' line")
@@ -42,7 +44,9 @@ struct ClientTraceRegressionTests {
         switch expectation {
         case .pass: #expect(result.passed, "\(file): \(result.violations)")
         case .violation(let name):
-            #expect(result.violations.contains { $0.rule.name == name }, "\(file): expected \(name), got \(result.violations)")
+            #expect(
+                result.violations.contains { $0.rule.name == name },
+                "\(file): expected \(name), got \(result.violations)")
         }
         // What the server saw, byte for byte, in the build that recorded it (the other build
         // may order same-instant jobs differently; its verdict is held above). Schedule-only
@@ -61,7 +65,9 @@ struct ClientTraceRegressionTests {
         let text = try String(contentsOf: library.directory.appendingPathComponent(file), encoding: .utf8)
         #expect(trace.encode() == text)
         if case .violation(let rule) = trace.expectation {
-            #expect(Rule.named(rule)?.judges == [.wire], "\(file): '\(rule)' is not a rule of the catalogue judged from the wire")
+            #expect(
+                Rule.named(rule)?.judges == [.wire],
+                "\(file): '\(rule)' is not a rule of the catalogue judged from the wire")
             #expect(file == TraceLibrary.fileName(invariant: rule, seed: trace.scenario.seed, variant: trace.client))
         }
         #expect(trace.scenario.schedule.count <= 10, "\(file) has \(trace.scenario.schedule.count) actions")

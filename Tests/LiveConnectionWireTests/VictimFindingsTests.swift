@@ -14,14 +14,23 @@ struct VictimFindingsTests {
         ("notifications", .wireOneSocket, "two live sockets after appear + activate", 0, .seconds(3600)),
         ("notifications", .wireDeadPeerGivenUp, "a silent peer never detected", 2, .seconds(3600)),
         ("notifications", .wireHerdSpread, "synchronized retries across clients (no jitter)", 14, .seconds(3600)),
-        ("notifications", .wireResubscribedBeforeOpen, "messages lost across a drop (no resubscribe)", 0, .seconds(3600)),
-        ("actor", .wireBackoffWithinClaim, "the fake 'connected' resets the counter: the delay never grows", 2, .seconds(3600)),
+        (
+            "notifications", .wireResubscribedBeforeOpen, "messages lost across a drop (no resubscribe)", 0,
+            .seconds(3600)
+        ),
+        (
+            "actor", .wireBackoffWithinClaim, "the fake 'connected' resets the counter: the delay never grows", 2,
+            .seconds(3600)
+        ),
         ("actor", .wireHerdSpread, "0–25 % on top is not full jitter: a herd retries together", 14, .seconds(3600)),
         ("actor", .wireReconnects, "stops for good after 10 refused attempts", 79, .seconds(3600)),
         ("actor", .wireDeadPeerGivenUp, "a silent peer never detected", 2, .seconds(3600)),
         ("timers", .wireQuietAfterStop, "reconnects after the user disconnected", 3, .seconds(600)),
         ("timers", .wireOneSocket, "a stale failure doubles the new connection", 2, .seconds(600)),
-        ("timers", .wireBackoffWithinClaim, "the counter reset on the fake 'connected': the delay never grows", 0, .seconds(600)),
+        (
+            "timers", .wireBackoffWithinClaim, "the counter reset on the fake 'connected': the delay never grows", 0,
+            .seconds(600)
+        ),
         ("timers", .wireRetryLimitKept, "the limit of 5 is never reached", 0, .seconds(600)),
         ("timers", .wireDeadPeerGivenUp, "no dead-peer detection", 2, .seconds(600)),
     ]
@@ -34,15 +43,19 @@ struct VictimFindingsTests {
     /// ten times slower: searching and shrinking cost more than 9 CPU minutes there) runs the
     /// finding's own seed and leaves the shrunk form to its committed trace (replayed by
     /// `ClientTraceRegressionTests`), unless `LIVESIM_WIRE_FULL=1` asks for all of it.
-    static func seeds(for finding: (client: String, rule: Rule, flaw: String, seed: UInt64, duration: Duration)) -> Range<UInt64> {
-        searchesFromZero ? 0..<(findings.filter { $0.client == finding.client }.map(\.seed).max()! + 1) : finding.seed..<(finding.seed + 1)
+    static func seeds(for finding: (client: String, rule: Rule, flaw: String, seed: UInt64, duration: Duration))
+        -> Range<UInt64>
+    {
+        searchesFromZero
+            ? 0..<(findings.filter { $0.client == finding.client }.map(\.seed).max()! + 1)
+            : finding.seed..<(finding.seed + 1)
     }
 
     static var searchesFromZero: Bool {
         #if DEBUG
-        ProcessInfo.processInfo.environment["LIVESIM_WIRE_FULL"] == "1"
+            ProcessInfo.processInfo.environment["LIVESIM_WIRE_FULL"] == "1"
         #else
-        true
+            true
         #endif
     }
 
@@ -53,7 +66,9 @@ struct VictimFindingsTests {
             let seeds = Self.seeds(for: finding)
             let key = "\(finding.client) \(seeds)"
             guard result[key] == nil, let kind = try? catalogue.kind(named: finding.client) else { continue }
-            result[key] = WireExplorer(seeds: seeds, generator: WireScenarioGenerator(duration: finding.duration), kind: kind).run()
+            result[key] = WireExplorer(
+                seeds: seeds, generator: WireScenarioGenerator(duration: finding.duration), kind: kind
+            ).run()
         }
         return result
     }()
@@ -80,7 +95,8 @@ struct VictimFindingsTests {
         #expect(counterexample.result.violations.contains { $0.rule == finding.rule }, "the shrunk run no longer fails")
         #expect(
             counterexample.shrunk.base.schedule.count <= 10,
-            "\(finding.client) \(finding.rule.name) seed \(failure.seed): \(counterexample.shrunk.base.schedule.count) actions")
+            "\(finding.client) \(finding.rule.name) seed \(failure.seed): \(counterexample.shrunk.base.schedule.count) actions"
+        )
     }
 
     @Test("the manager keeps every rule on the seeds where the victims break them")

@@ -52,7 +52,8 @@ struct ArgumentSyntaxTests {
         arguments: [
             ("1.5s", Duration.milliseconds(1500)), ("1500ms", .milliseconds(1500)), ("2m", .seconds(120)),
             ("1h30m", .seconds(5400)), ("0.25h", .seconds(900)), ("250us", .microseconds(250)),
-            ("250µs", .microseconds(250)), ("40ns", .nanoseconds(40)), ("25", .seconds(25)), ("0.5", .milliseconds(500)),
+            ("250µs", .microseconds(250)), ("40ns", .nanoseconds(40)), ("25", .seconds(25)),
+            ("0.5", .milliseconds(500)),
             ("-1s", .seconds(-1)), ("1.0000000009s", .nanoseconds(1_000_000_000)),
         ])
     func durations(text: String, expected: Duration) throws {
@@ -83,14 +84,17 @@ struct ArgumentSyntaxTests {
         for nanoseconds: Int64 in [1, 999, 1_500_000, 1_000_000_000, 5_400_000_000_000, 3_600_000_000_001, -2_000_000] {
             let duration = Duration.nanoseconds(nanoseconds)
             let text = formatDuration(duration)
-            #expect(try DurationSyntax.parse(text, for: "--d", in: .seconds(-1)...(.seconds(1 << 40))) == duration, "\(text)")
+            #expect(
+                try DurationSyntax.parse(text, for: "--d", in: .seconds(-1)...(.seconds(1 << 40))) == duration,
+                "\(text)")
         }
     }
 
     @Test(
         "seed ranges: ..<, .. and - exclude the end, ... includes it, N means 0..<N",
         arguments: [
-            ("0..<300", 0..<UInt64(300)), ("0..300", 0..<300), ("0-300", 0..<300), ("0...299", 0..<300), ("300", 0..<300),
+            ("0..<300", 0..<UInt64(300)), ("0..300", 0..<300), ("0-300", 0..<300), ("0...299", 0..<300),
+            ("300", 0..<300),
             ("18446744073709551614...18446744073709551614", 18_446_744_073_709_551_614..<18_446_744_073_709_551_615),
         ])
     func seedRanges(text: String, expected: Range<UInt64>) throws {
@@ -109,7 +113,9 @@ struct ArgumentSyntaxTests {
 
     @Test("too many seeds, a bound beyond 64 bits and malformed ranges are refused with the syntax or the range")
     func badSeedRanges() {
-        for text in ["0..<100000001", "0...18446744073709551615", "18446744073709551616", "1..2..3", "a-b", "-5", "0..<"] {
+        for text in [
+            "0..<100000001", "0...18446744073709551615", "18446744073709551616", "1..2..3", "a-b", "-5", "0..<",
+        ] {
             #expect(throws: ArgumentError.self, "\(text)") { try SeedRangeSyntax.parse(text, for: "--seeds") }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PackageFiles
 import Testing
 
 @testable import livesim
@@ -7,11 +8,7 @@ import Testing
 /// each command documents in its help, and every exit status it can return.
 @Suite("livesim docs/cli.md")
 struct CommandLineDocsTests {
-    static let page: String? = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/cli.md")
-        return try? String(contentsOf: url, encoding: .utf8)
-    }()
+    static let page: String? = try? PackageFiles.text("docs/cli.md")
 
     /// The part of the page about one command: from its heading to the next.
     static func section(of name: String) -> String? {
@@ -20,7 +17,9 @@ struct CommandLineDocsTests {
         return String(rest[..<(rest.range(of: "\n### ")?.lowerBound ?? rest.endIndex)])
     }
 
-    @Test("every command has a section naming each of its options and exit statuses", arguments: Livesim.commands.map(\.name))
+    @Test(
+        "every command has a section naming each of its options and exit statuses",
+        arguments: Livesim.commands.map(\.name))
     func everyOption(name: String) throws {
         let command = Livesim.commands.first { $0.name == name }!
         let section = try #require(Self.section(of: name), "docs/cli.md has no section for livesim \(name)")

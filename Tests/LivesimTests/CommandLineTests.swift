@@ -22,7 +22,10 @@ struct CommandLineTests {
     @Test("--help and -h work on every command, anywhere before --, and print that command's help")
     func helpEverywhere() {
         for command in Livesim.commands {
-            for words in [[command.name, "--help"], [command.name, "-h"], [command.name, "--seeds", "x", "-h"], ["help", command.name]] {
+            for words in [
+                [command.name, "--help"], [command.name, "-h"], [command.name, "--seeds", "x", "-h"],
+                ["help", command.name],
+            ] {
                 let result = Self.outcome(words)
                 #expect(result?.status == 0, "\(words)")
                 #expect(result?.text == command.help, "\(words)")
@@ -62,12 +65,18 @@ struct CommandLineTests {
         arguments: [
             (["connect", "ws://127.0.0.1:1/", "--duration", "1e300"], "invalid --duration '1e300'"),
             (["connect", "ws://127.0.0.1:1/", "--ping-interval", "1e300"], "invalid --ping-interval '1e300'"),
-            (["connect", "ws://127.0.0.1:1/", "--duration", "9999999999h"], "--duration must be between 1ms and 1000h"),
+            (
+                ["connect", "ws://127.0.0.1:1/", "--duration", "9999999999h"],
+                "--duration must be between 1ms and 1000h"
+            ),
             (["stats", "herd", "--outage", "-1s"], "--outage must be between 0s and 1h (got -1s)"),
             (["stats", "herd", "--connections", "99999999999"], "--connections must be in 1...100000"),
             (["stats", "policies", "--runs", "99999999999"], "--runs must be in 2...100000"),
             (["stats", "herd", "--clients", "100000"], "--clients must be in 1...1000"),
-            (["stats", "fit", "f", "--policy", "full-jitter", "--tolerance", "-1ms"], "--tolerance must be between 0s and 1s"),
+            (
+                ["stats", "fit", "f", "--policy", "full-jitter", "--tolerance", "-1ms"],
+                "--tolerance must be between 0s and 1s"
+            ),
             (["explore", "--seeds", "0"], "at least one seed"),
             (["explore", "--seeds", "5..<5"], "at least one seed"),
             (["explore", "--threads", "0"], "--threads must be in 1...256 (got 0)"),
@@ -81,7 +90,15 @@ struct CommandLineTests {
             (["echo-client", "ws://127.0.0.1:9/", "--timeout", "0s"], "--timeout must be between 1ms and 1h"),
             (["serve", "--idle-timeout", "0s"], "--idle-timeout must be between 1ms and 1h"),
             (["serve", "--idle-timeout", "2h"], "--idle-timeout must be between 1ms and 1h"),
-            (["connect", "ws://127.0.0.1:9/", "--check", "--tolerance", "2m"], "--tolerance must be between 0s and 1m"),
+            (["serve", "--no-deflate", "--deflate-params", "client_no_context_takeover"], "give one"),
+            (["serve", "--deflate-params", "server_max_window_bits=16"], "must be a number 8...15, not '16'"),
+            (["serve", "--deflate-params", "server_max_window_bits"], "must be a number 8...15, not ''"),
+            (["serve", "--deflate-params", "x_unknown"], "unknown permessage-deflate parameter x_unknown"),
+            (["serve", "--deflate-params", "a; ;"], "invalid --deflate-params"),
+            (
+                ["connect", "ws://127.0.0.1:9/", "--check", "--tolerance", "2m"],
+                "--tolerance must be between 0s and 1m"
+            ),
             (["shrink", "--seed", "1", "--seeds", "0..9"], "exactly one of"),
             (["replay", "x.trace", "--variant", "gives-up"], "a trace file names its own"),
         ])

@@ -14,12 +14,14 @@ struct ConnectCheckTests {
     func correctManagerPasses() throws {
         let server = try LiveServeProcess()
         let connect = try LivesimProcess(
-            ["connect", server.url, "--topic", "loans", "--check", "--tolerance", "2s", "--duration", "12s"] + Self.heartbeat)
+            ["connect", server.url, "--topic", "loans", "--check", "--tolerance", "2s", "--duration", "12s"]
+                + Self.heartbeat)
         #expect(connect.waitForOutput(containing: "phase open", seconds: 20), "\(connect.standardOutputSoFar)")
         #expect(try server.waitForSubscription("loans", connection: 1))
         #expect(try server.admin("/broadcast?topic=loans&text=one").contains("seq"))
         #expect(try server.admin("/reset") == "ok")
-        #expect(connect.waitForOutput(containing: "phase open attempt=2", seconds: 20), "\(connect.standardOutputSoFar)")
+        #expect(
+            connect.waitForOutput(containing: "phase open attempt=2", seconds: 20), "\(connect.standardOutputSoFar)")
         #expect(try server.admin("/freeze") == "ok")
         #expect(connect.waitForOutput(containing: "heartbeat missed", seconds: 20), "\(connect.standardOutputSoFar)")
         #expect(try server.admin("/thaw") == "ok")
@@ -41,7 +43,8 @@ struct ConnectCheckTests {
         let output = connect.finish(within: 40)
         #expect(!output.timedOut, "\(output.standardOutput)")
         #expect(output.status == 3, "\(output.standardOutput)\n\(output.standardError)")
-        #expect(output.standardOutput.contains("dead-peer-detected: g1's socket is dead since"), "\(output.standardOutput)")
+        #expect(
+            output.standardOutput.contains("dead-peer-detected: g1's socket is dead since"), "\(output.standardOutput)")
         #expect(output.standardOutput.contains("stopped (an invariant was violated)"), "\(output.standardOutput)")
     }
 
@@ -154,7 +157,8 @@ final class LiveServeProcess {
             }
         }
         guard connected == 0 else { throw AdminFailure(description: "connect to the admin port: errno \(errno)") }
-        let request = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array(
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
         guard send(socket, request, request.count, 0) == request.count else {
             throw AdminFailure(description: "send to the admin port: errno \(errno)")
         }

@@ -25,11 +25,7 @@ struct HostileArgumentTests {
 
     /// Every option a command documents, read from its usage text (so a new option is fuzzed too).
     static func options(of command: Command) -> [String] {
-        let regex = try! NSRegularExpression(pattern: "--[a-z][a-z-]*")
-        let text = command.usage as NSString
-        let names = regex.matches(in: command.usage, range: NSRange(location: 0, length: text.length)).map {
-            text.substring(with: $0.range)
-        }
+        let names = command.usage.matches(of: #/--[a-z][a-z-]*/#).map { String($0.output) }
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }
@@ -51,7 +47,10 @@ struct HostileArgumentTests {
             case 0...4:
                 let option = options.isEmpty ? "--bogus" : options[next(options.count)]
                 words += [option, hostileValues[next(hostileValues.count)]]
-            case 5: words.append((options.isEmpty ? "--bogus" : options[next(options.count)]) + "=" + hostileValues[next(hostileValues.count)])
+            case 5:
+                words.append(
+                    (options.isEmpty ? "--bogus" : options[next(options.count)]) + "="
+                        + hostileValues[next(hostileValues.count)])
             case 6: words.append(options.isEmpty ? "--x" : options[next(options.count)])
             case 7: words.append("--" + ["bogus", "seed", "help-me", "", "-"][next(5)])
             default: words.append(hostileValues[next(hostileValues.count)])
@@ -62,7 +61,9 @@ struct HostileArgumentTests {
 
     static let vectorsPerCommand = 600
 
-    @Test("every command: thousands of vectors end in help, a short usage error, or parsed work", arguments: Livesim.commands.map(\.name))
+    @Test(
+        "every command: thousands of vectors end in help, a short usage error, or parsed work",
+        arguments: Livesim.commands.map(\.name))
     func hostile(name: String) {
         let command = Livesim.commands.first { $0.name == name }!
         var counts: [String: Int] = [:]

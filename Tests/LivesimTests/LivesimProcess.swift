@@ -11,7 +11,11 @@ struct LivesimProcess {
         return FileManager.default.isExecutableFile(atPath: sibling.path) ? sibling : nil
     }()
 
-    struct NotBuilt: Error {}
+    struct NotBuilt: Error, CustomStringConvertible {
+        var description: String {
+            "livesim is not built next to the test bundle (\(CommandLine.arguments[0])): run `swift build` first"
+        }
+    }
 
     struct Output {
         var status: Int32
@@ -106,7 +110,8 @@ final class WebSocketPeer {
     struct NoPort: Error {}
 
     init(_ mode: String) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/ws_peer.py")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Peers/ws_peer.py")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, mode]
         process.standardInput = input

@@ -5,11 +5,15 @@ import Testing
 
 /// The built `livesim` as a user runs it: hostile vectors through a real process, deadlines
 /// on silent peers, signals, exit statuses, files never overwritten, readable file errors.
-@Suite("livesim as a process", .enabled(if: LivesimProcess.executable != nil, "needs the built livesim"))
+/// Without the built binary every test fails with ``LivesimProcess/NotBuilt`` (run `swift
+/// build` first) rather than skipping; each process has its own deadline, the suite a limit.
+@Suite("livesim as a process", .timeLimit(.minutes(10)))
 struct LivesimProcessTests {
     /// A sample of the in-process hostile vectors, spawned: usage errors must exit 64 fast with
     /// a short message; accepted vectors must not die by a signal before the deadline.
-    @Test("hostile vectors through the real binary: no signal, a documented status, a short message", arguments: Livesim.commands.map(\.name))
+    @Test(
+        "hostile vectors through the real binary: no signal, a documented status, a short message",
+        arguments: Livesim.commands.map(\.name))
     func hostileSpawned(name: String) throws {
         let command = Livesim.commands.first { $0.name == name }!
         var usageErrors = 0
@@ -62,7 +66,9 @@ struct LivesimProcessTests {
         #expect(output.standardOutput.components(separatedBy: "phase connecting").count == 3, "two attempts")
     }
 
-    @Test("connect with an invalid URL stops at once with a clear error (64)", arguments: ["ws://", "ws://h:70000/", "http://127.0.0.1/", "ws:// /"])
+    @Test(
+        "connect with an invalid URL stops at once with a clear error (64)",
+        arguments: ["ws://", "ws://h:70000/", "http://127.0.0.1/", "ws:// /"])
     func connectInvalidURL(url: String) throws {
         let output = try LivesimProcess.run(["connect", url], within: 10)
         #expect(output.status == 64)
@@ -170,7 +176,10 @@ struct LivesimProcessTests {
         arguments: [
             (["check", "--depth", "3", "--no-eventually", "--threads", "1"], "checked ", "states/s"),
             (["shrink", "--seeds", "0..3", "--duration", "1m"], "ran 3/3 seeds", "seeds/s"),
-            (["stats", "herd", "--clients", "5,10", "--seeds", "1", "--connections", "50"], "contention: ran 2/2 client counts", "outage: ran 4/4 policies"),
+            (
+                ["stats", "herd", "--clients", "5,10", "--seeds", "1", "--connections", "50"],
+                "contention: ran 2/2 client counts", "outage: ran 4/4 policies"
+            ),
             (["stats", "policies", "--runs", "50", "--attempts", "2"], "verified 6/6 policies", "policies/s"),
         ])
     func progressOfLongCommands(words: [String], first: String, second: String) throws {
@@ -184,7 +193,9 @@ struct LivesimProcessTests {
     func schedulesPCT() throws {
         let output = try LivesimProcess.run(["schedules", "--pct", "3", "--max-schedules", "5"], within: 60)
         #expect(output.status == 0, "\(output.standardError)")
-        #expect(output.standardOutput.contains("3 schedules, all passed (PCT depth 3, seeds 0..<3)\n"), "\(output.standardOutput)")
+        #expect(
+            output.standardOutput.contains("3 schedules, all passed (PCT depth 3, seeds 0..<3)\n"),
+            "\(output.standardOutput)")
         #expect(!output.standardOutput.contains("at most 0 choice points"))
     }
 }

@@ -12,7 +12,8 @@ struct AdminEndpointTests {
     /// One HTTP request on a raw socket; returns the status code and the body.
     static func request(_ port: UInt16, _ method: String, _ target: String) async throws -> (Int, String) {
         let socket = try await TCPSocket.connect(host: "127.0.0.1", port: port, until: .now + .seconds(60))
-        try await socket.write(Array("\(method) \(target) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), until: .now + .seconds(60))
+        try await socket.write(
+            Array("\(method) \(target) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), until: .now + .seconds(60))
         var received: [UInt8] = []
         while true {
             let bytes = try await socket.read(maximum: 4096, until: .now + .seconds(60))
@@ -35,15 +36,21 @@ struct AdminEndpointTests {
                 try await ContinuousClock().sleep(for: .seconds(60))
                 throw ServerHarness.TimedOut()
             }
-            let client = try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))).open(
+            let client = try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
                 Endpoint(url: URL(string: "ws://127.0.0.1:\(live.port)/live")!))
             try await client.send(.text(#"{"type":"subscribe","topic":"loans"}"#))
             // The subscription is in once the server's log shows it.
             while try await Self.request(admin.port, "GET", "/subscriptions").1.contains("1:loans") == false {
                 try await ContinuousClock().sleep(for: .milliseconds(20))
             }
-            #expect(try await Self.request(admin.port, "GET", "/subscriptions") == (200, #"{"log":["1:loans"],"connections":{"1":["loans"]}}"# + "\n"))
-            #expect(try await Self.request(admin.port, "POST", "/broadcast?topic=loans&text=h%C3%A9llo") == (200, #"{"seq":1}"# + "\n"))
+            #expect(
+                try await Self.request(admin.port, "GET", "/subscriptions") == (
+                    200, #"{"log":["1:loans"],"connections":{"1":["loans"]}}"# + "\n"
+                ))
+            #expect(
+                try await Self.request(admin.port, "POST", "/broadcast?topic=loans&text=h%C3%A9llo") == (
+                    200, #"{"seq":1}"# + "\n"
+                ))
             #expect(try await client.receive() == .message(.text(#"{"seq":1,"topic":"loans","text":"héllo"}"#)))
             #expect(try await Self.request(admin.port, "POST", "/latency?ms=-5").0 == 400)
             // The idle timeout: 1 ms to 1 h, or none.
@@ -58,7 +65,8 @@ struct AdminEndpointTests {
             #expect(try await Self.request(admin.port, "POST", "/close?code=1005").0 == 400)
             #expect(try await Self.request(admin.port, "GET", "/freeze").0 == 405)
             #expect(try await Self.request(admin.port, "POST", "/nothing").0 == 404)
-            #expect(try await Self.request(admin.port, "POST", "/close?code=4001&reason=token%20expired") == (200, "ok\n"))
+            #expect(
+                try await Self.request(admin.port, "POST", "/close?code=4001&reason=token%20expired") == (200, "ok\n"))
             #expect(try await client.receive() == .closed(code: .tokenExpired, reason: "token expired"))
             group.cancelAll()
         }

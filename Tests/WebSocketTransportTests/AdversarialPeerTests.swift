@@ -94,7 +94,8 @@ struct AdversarialPeerTests {
     func scenario(_ scenario: Scenario) async throws {
         let server = try await SharedPeers.adversarial
         let id = UUID().uuidString
-        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60), maxMessageSize: scenario.maxMessageSize))
+        let transport = WebSocketTransport(
+            configuration: .init(connectTimeout: peerConnectTimeout, maxMessageSize: scenario.maxMessageSize))
         let connection = try await transport.open(Endpoint(url: server.url("/case/\(scenario.name)?id=\(id)")))
         let (messages, ending) = await drain(connection)
         #expect(messages == scenario.messages)
@@ -104,7 +105,8 @@ struct AdversarialPeerTests {
         default:
             #expect(ending == scenario.ending)
         }
-        let report = try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))).open(Endpoint(url: server.url("/report?id=\(id)")))
+        let report = try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
+            Endpoint(url: server.url("/report?id=\(id)")))
         guard case .message(.text(let record)) = try await report.receive() else {
             Issue.record("no report")
             return
@@ -120,7 +122,7 @@ struct AdversarialPeerTests {
         await #expect(
             throws: TransportError.handshakeInvalid("the server chose subprotocol 'evil', which was not offered")
         ) {
-            try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))).open(
+            try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
                 Endpoint(url: server.url("/case/bad-subprotocol"), subprotocols: ["good"]))
         }
     }
@@ -129,7 +131,8 @@ struct AdversarialPeerTests {
     func badAccept() async throws {
         let server = try await SharedPeers.adversarial
         await #expect(throws: TransportError.handshakeInvalid("Sec-WebSocket-Accept does not match the key")) {
-            try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))).open(Endpoint(url: server.url("/case/bad-accept")))
+            try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
+                Endpoint(url: server.url("/case/bad-accept")))
         }
     }
 }

@@ -142,7 +142,9 @@ struct ConnectionTests {
         #expect(stream.isShutDown)
     }
 
-    @Test("close without a receive loop reads the server's close itself: a pong on the way completes the ping, and a receive that starts meanwhile waits and reports the server's close")
+    @Test(
+        "close without a receive loop reads the server's close itself: a pong on the way completes the ping, and a receive that starts meanwhile waits and reports the server's close"
+    )
     func closeReadsForItself() async throws {
         let stream = ScriptedStream()
         // The server answers late on a loaded machine; the close must not give up first.

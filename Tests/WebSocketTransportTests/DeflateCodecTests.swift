@@ -47,7 +47,9 @@ struct DeflateCodecTests {
 
     @Test("the second message refers back into the first one's window (§7.2.3.2)")
     func sharedWindow() throws {
-        let frames: [UInt8] = [0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0xC1, 0x05, 0xF2, 0x00, 0x11, 0x00, 0x00]
+        let frames: [UInt8] = [
+            0xC1, 0x07, 0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0xC1, 0x05, 0xF2, 0x00, 0x11, 0x00, 0x00,
+        ]
         let (events, failure) = try inflateAll(frames)
         #expect(failure == nil)
         #expect(events == [hello, hello])
@@ -114,7 +116,8 @@ struct DeflateCodecTests {
         }
     }
 
-    @Test("a 256-byte window never reaches a repeat further back than 256 bytes", arguments: [(200, true), (257, false)])
+    @Test(
+        "a 256-byte window never reaches a repeat further back than 256 bytes", arguments: [(200, true), (257, false)])
     func smallestWindow(period: Int, matched: Bool) throws {
         let deflater = try #require(MessageDeflater(windowBits: 8, noContextTakeover: false))
         var random = Xoshiro256StarStar(seed: 8)

@@ -24,14 +24,18 @@ struct DeflateNegotiationTests {
     func offer() throws {
         #expect(PerMessageDeflate().offer.headerValue == "permessage-deflate; client_max_window_bits")
         let all = try PerMessageDeflate(
-            serverMaxWindowBits: 10, clientMaxWindowBits: 9, serverNoContextTakeover: true, clientNoContextTakeover: true)
+            serverMaxWindowBits: 10, clientMaxWindowBits: 9, serverNoContextTakeover: true,
+            clientNoContextTakeover: true)
         #expect(
             all.offer.headerValue
                 == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=10; client_max_window_bits=9"
         )
         let request = HandshakeRequest(
-            target: WebSocketURL(host: "h", port: 80, isSecure: false, resource: "/"), key: "k", extensions: [all.offer])
-        #expect(String(decoding: request.bytes, as: UTF8.self).contains("\r\nSec-WebSocket-Extensions: \(all.offer.headerValue)\r\n"))
+            target: WebSocketURL(host: "h", port: 80, isSecure: false, resource: "/"), key: "k", extensions: [all.offer]
+        )
+        #expect(
+            String(decoding: request.bytes, as: UTF8.self).contains(
+                "\r\nSec-WebSocket-Extensions: \(all.offer.headerValue)\r\n"))
         #expect(try PerMessageDeflate(parameters: all.offer.parameters) == all)
     }
 
@@ -39,6 +43,19 @@ struct DeflateNegotiationTests {
     func invalidOptions(bits: Int, level: Int) {
         #expect(throws: PerMessageDeflate.InvalidOption.self) {
             try PerMessageDeflate(serverMaxWindowBits: bits, compressionLevel: level)
+        }
+    }
+
+    @Test(
+        "options in the header's spelling are read as strictly as a server's answer",
+        arguments: [
+            "server_max_window_bits", "client_max_window_bits=16", "server_max_window_bits=09", "x=1",
+            "server_no_context_takeover=yes", "client_no_context_takeover; client_no_context_takeover",
+        ])
+    func invalidSpelledOptions(parameters: String) throws {
+        let parsed = try WebSocketExtension.parse(["permessage-deflate; \(parameters)"])
+        #expect(throws: PerMessageDeflate.InvalidOption.self) {
+            try PerMessageDeflate(parameters: parsed[0].parameters)
         }
     }
 

@@ -21,7 +21,8 @@ struct DeflateScenario: Sendable, CustomTestStringConvertible {
             agreed: DeflateParameters(serverNoContextTakeover: true, clientNoContextTakeover: true)),
         DeflateScenario(
             server: "{}", offer: "server_no_context_takeover; server_max_window_bits=9; client_no_context_takeover",
-            agreed: DeflateParameters(serverMaxWindowBits: 9, serverNoContextTakeover: true, clientNoContextTakeover: true)),
+            agreed: DeflateParameters(
+                serverMaxWindowBits: 9, serverNoContextTakeover: true, clientNoContextTakeover: true)),
     ]
 
     var options: PerMessageDeflate {
@@ -39,7 +40,8 @@ struct DeflatePeerTests {
     func echo(scenario: DeflateScenario) async throws {
         let server = try await PeerServer.start("echo_server.py", ["--deflate", scenario.server])
         defer { server.stop() }
-        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60), compression: try scenario.options))
+        let transport = WebSocketTransport(
+            configuration: .init(connectTimeout: peerConnectTimeout, compression: try scenario.options))
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         #expect(connection.compression == scenario.agreed)
         var random = Xoshiro256StarStar(seed: 7)
@@ -57,7 +59,8 @@ struct DeflatePeerTests {
     @Test("a server that does not do compression leaves it off, and messages still flow")
     func declined() async throws {
         let server = try await SharedPeers.echo
-        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60), compression: PerMessageDeflate()))
+        let transport = WebSocketTransport(
+            configuration: .init(connectTimeout: peerConnectTimeout, compression: PerMessageDeflate()))
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         #expect(connection.compression == nil)
         try await connection.send(.text("plain"))
@@ -70,7 +73,8 @@ struct DeflatePeerTests {
         let server = try await PeerServer.start("echo_server.py", ["--deflate", "{}"])
         defer { server.stop() }
         let transport = WebSocketTransport(
-            configuration: .init(connectTimeout: .seconds(60), maxMessageSize: 1 << 20, compression: PerMessageDeflate()))
+            configuration: .init(
+                connectTimeout: peerConnectTimeout, maxMessageSize: 1 << 20, compression: PerMessageDeflate()))
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         // 20 MB of "0" arrive as about 20 KB: the limit on the wire alone would let them through.
         try await connection.send(.text("!big0 20000000"))

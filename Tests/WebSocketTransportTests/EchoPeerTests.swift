@@ -35,7 +35,7 @@ func within<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () 
 
 @Suite("Transport against the Python websockets server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
 struct EchoPeerTests {
-    let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60)))
+    let transport = WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout))
 
     @Test("echoes text and binary messages of every length class", arguments: [0, 1, 125, 126, 65535, 65536, 500_000])
     func echo(length: Int) async throws {

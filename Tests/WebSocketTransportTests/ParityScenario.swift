@@ -62,7 +62,7 @@ struct ParityScenario: Sendable, CustomTestStringConvertible {
         var configuration = ConnectionConfiguration()
         configuration.heartbeatInterval = .seconds(30)
         configuration.heartbeatTimeout = .seconds(30)
-        configuration.connectTimeout = .seconds(60)
+        configuration.connectTimeout = peerConnectTimeout
         configuration.backoff = .fullJitter(base: .milliseconds(100), cap: .seconds(1))
         return configuration
     }()
@@ -169,6 +169,7 @@ extension ParityScenario {
                 }
             }
         }
-        return ParityOutcome(events: await log.events, subscriptions: stage.subscriptionLog, violations: stage.verdict())
+        return ParityOutcome(
+            events: await log.events, subscriptions: stage.subscriptionLog, violations: stage.verdict())
     }
 }

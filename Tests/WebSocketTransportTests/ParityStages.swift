@@ -24,7 +24,8 @@ struct SimulatedStage: ParityStage {
     /// invariant monitor of every simulated run.
     static func play(_ scenario: ParityScenario) throws -> ParityOutcome {
         try simulate(seed: 0, configuration: scenario.configuration, name: "parity \(scenario.name)") { world in
-            let monitor = InvariantMonitor(configuration: scenario.configuration, network: world.network, clock: world.clock)
+            let monitor = InvariantMonitor(
+                configuration: scenario.configuration, network: world.network, clock: world.clock)
             let manager = world.makeManager(observer: { input, effects in monitor.observe(input, effects) })
             return try await world.run(manager) { manager in
                 let log = EventLog()
@@ -58,6 +59,7 @@ struct RealStage: ParityStage {
         switch action {
         case .connect: await manager.connect(to: RealManager.url(live))
         case .disconnect: await manager.disconnect()
+        case .disconnectWith(let code, let reason): try await manager.disconnect(code: code, reason: reason)
         case .subscribe(let topic): await manager.subscribe(topic)
         case .unsubscribe(let topic): await manager.unsubscribe(topic)
         case .background: await manager.setForeground(false)
@@ -75,7 +77,7 @@ struct RealStage: ParityStage {
         case .hangHandshakes(let hang): live.server.hangHandshakes(hang)
         case .setLatency(let latency): live.server.setLatency(latency)
         case .setIdleTimeout(let timeout): live.server.setIdleTimeout(timeout)
-        case .hostile, .deliverStale, .duplicateNextCallback, .delaySendCompletion:
+        case .hostile, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .path:
             throw ParityError.unsupported(action)
         }
     }
@@ -102,13 +104,16 @@ struct RealStage: ParityStage {
         // ETIMEDOUT the simulated world never sees. The scenarios are not about timeouts.
         let start = ContinuousClock.now
         let now: @Sendable () -> VirtualClock.Instant = { .start + start.duration(to: .now) }
-        let transport = ObservedTransport(WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))), now: now)
+        let transport = ObservedTransport(
+            WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)), now: now)
         let monitor = InvariantMonitor(
             configuration: scenario.configuration, world: transport, now: now, tolerance: Self.tolerance)
         try await RealManager.withManager(
-            configuration: scenario.configuration, transport: transport, monitor: monitor, alongside: { await live.run() }
+            configuration: scenario.configuration, transport: transport, monitor: monitor,
+            alongside: { await live.run() }
         ) { manager, log in
-            outcome.set(try await scenario.play(on: RealStage(live: live, manager: manager, monitor: monitor), log: log))
+            outcome.set(
+                try await scenario.play(on: RealStage(live: live, manager: manager, monitor: monitor), log: log))
         }
         guard let value = outcome.value else { throw ParityError.neverFinished(scenario.name) }
         return value

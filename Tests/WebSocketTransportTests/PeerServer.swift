@@ -57,12 +57,7 @@ final class PeerServer: @unchecked Sendable {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let text = output.firstLine()
         guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "), let port = Int(line.dropFirst(5))
         else {
             process.terminate()
@@ -98,6 +93,20 @@ final class PeerServer: @unchecked Sendable {
             case .noPort(let script, let output): "\(script) did not print its port; output: \(output)"
             }
         }
+    }
+}
+
+extension Pipe {
+    /// What a server process wrote up to its first newline (its address, as a rule), or all
+    /// it wrote if it ended before one. Blocks: call it off the pool.
+    func firstLine() -> String {
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return text
     }
 }
 

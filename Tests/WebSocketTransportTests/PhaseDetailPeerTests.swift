@@ -45,11 +45,14 @@ struct PhaseDetailPeerTests {
             await log.wait { if case .phase(.stopped) = $0 { true } else { false } }
         }
         let phases = await log.phases
-        let waits = phases.compactMap { if case .waiting(let reason, _, let close) = $0 { (reason, close) } else { nil } }
+        let waits = phases.compactMap {
+            if case .waiting(let reason, _, let close) = $0 { (reason, close) } else { nil }
+        }
         #expect(waits.first?.0 == "closed 1011", "\(phases)")
         #expect(waits.first?.1 == CloseFrame(code: .internalError, reason: "restarting for an upgrade"), "\(phases)")
         #expect(
-            phases.last == .stopped(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "account suspended")),
+            phases.last
+                == .stopped(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "account suspended")),
             "\(phases)")
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveConnectionSimulator
 import LiveTestServer
+import Synchronization
 import Testing
 
 @testable import WebSocketTransport
@@ -9,24 +10,60 @@ import Testing
 /// Collects a manager's events so a test can wait for one and then read the whole log.
 actor EventLog {
     private(set) var events: [ConnectionEvent] = []
-    private var waiters:
-        [(predicate: @Sendable (ConnectionEvent) -> Bool, from: Int, continuation: CheckedContinuation<Void, Never>)] =
-            []
+    /// In a lock rather than on the actor, so a cancelled wait leaves at once from its
+    /// cancellation handler, which does not run on the actor.
+    private let waiters = Mutex<[Waiter]>([])
+    private var nextWaiter = 0
+
+    private struct Waiter: Sendable {
+        let id: Int
+        let from: Int
+        let predicate: @Sendable (ConnectionEvent) -> Bool
+        let continuation: CheckedContinuation<Void, Never>
+    }
 
     func record(_ event: ConnectionEvent) {
         events.append(event)
         let index = events.count - 1
-        waiters.removeAll { waiter in
-            guard index >= waiter.from, waiter.predicate(event) else { return false }
-            waiter.continuation.resume()
-            return true
+        let due = waiters.withLock { waiters -> [Waiter] in
+            var due: [Waiter] = []
+            waiters.removeAll { waiter in
+                guard index >= waiter.from, waiter.predicate(event) else { return false }
+                due.append(waiter)
+                return true
+            }
+            return due
+        }
+        for waiter in due { waiter.continuation.resume() }
+    }
+
+    /// Waits for an event recorded at or after position `from` that matches, or until the
+    /// task is cancelled: ``RealManager/withManager`` cancels its body at its deadline, and a
+    /// test whose event never comes must then fail on what it expects, not hang the run.
+    func wait(from: Int = 0, for predicate: @escaping @Sendable (ConnectionEvent) -> Bool) async {
+        if events[min(from, events.count)...].contains(where: predicate) { return }
+        let id = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                waiters.withLock {
+                    $0.append(Waiter(id: id, from: from, predicate: predicate, continuation: continuation))
+                }
+                // Cancelled before the waiter was stored: the handler found nothing to end.
+                if Task.isCancelled { leave(id) }
+            }
+        } onCancel: {
+            leave(id)
         }
     }
 
-    /// Waits for an event recorded at or after position `from` that matches.
-    func wait(from: Int = 0, for predicate: @escaping @Sendable (ConnectionEvent) -> Bool) async {
-        if events[min(from, events.count)...].contains(where: predicate) { return }
-        await withCheckedContinuation { waiters.append((predicate, from, $0)) }
+    /// Ends waiter `id`'s wait, if it is still waiting (the lock makes one resume at most).
+    private nonisolated func leave(_ id: Int) {
+        let gone = waiters.withLock { waiters -> Waiter? in
+            guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return waiters.remove(at: index)
+        }
+        gone?.continuation.resume()
     }
 
     var count: Int { events.count }
@@ -67,21 +104,22 @@ enum RealManager {
 
     /// Runs a manager on the real transport with `body` (and `alongside`, a server, if
     /// given), then cancels everything; returns every event seen. The scenario gets two
-    /// minutes. `configuration` replaces the one `quietHeartbeat` picks. With `monitor`, the
+    /// minutes. `configuration` replaces the one `quietHeartbeat` picks; `credentials` is the
+    /// manager's credentials provider. With `monitor`, the
     /// simulator's invariants judge the run on the real clock (`livesim connect --check`'s
     /// wiring): the observer, the event stream and a check every 100 ms.
     @discardableResult
     static func withManager(
         quietHeartbeat: Bool = false, configuration: ConnectionConfiguration? = nil,
         transport: any Transport = WebSocketTransport(), monitor: InvariantMonitor? = nil,
-        alongside: (@Sendable () async -> Void)? = nil,
+        credentials: ConnectionManager.CredentialsProvider? = nil, alongside: (@Sendable () async -> Void)? = nil,
         _ body: @escaping @Sendable (ConnectionManager, EventLog) async throws -> Void
     ) async throws -> EventLog {
         var observer: ConnectionManager.Observer?
         if let monitor { observer = { input, effects in monitor.observe(input, effects) } }
         let manager = ConnectionManager(
             configuration: configuration ?? Self.configuration(quietHeartbeat: quietHeartbeat), transport: transport,
-            observer: observer)
+            credentials: credentials, observer: observer)
         let log = EventLog()
         try await withThrowingTaskGroup(of: Bool.self) { group in
             if let alongside {

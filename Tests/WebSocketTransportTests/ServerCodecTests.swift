@@ -22,7 +22,9 @@ struct ServerCodecTests {
             let (events, failure) = decodeAll(bytes, chunk: chunk, role: .server)
             #expect(failure == nil, "chunk \(chunk)")
             #expect(
-                events == [.ping([1, 2, 3]), .message(.text(text)), .message(.binary(Data(repeating: 0xAA, count: 70_000)))],
+                events == [
+                    .ping([1, 2, 3]), .message(.text(text)), .message(.binary(Data(repeating: 0xAA, count: 70_000))),
+                ],
                 "chunk \(chunk)")
         }
     }
@@ -44,7 +46,8 @@ struct ServerCodecTests {
         #expect(failure?.code == .invalidPayload)
     }
 
-    @Test("the encoder's unmasked server frames decode in the client role, at every length encoding",
+    @Test(
+        "the encoder's unmasked server frames decode in the client role, at every length encoding",
         arguments: [0, 125, 126, 65_535, 65_536])
     func serverFrames(length: Int) {
         let payload = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7) }
@@ -108,7 +111,8 @@ struct ServerCodecTests {
 
     @Test("a request head that never ends is refused with 431 once over the limit, not buffered")
     func tooLong() {
-        let bytes = Array("GET / HTTP/1.1\r\nX: ".utf8) + Array(repeating: 0x61, count: UpgradeRequest.maximumHeadLength)
+        let bytes =
+            Array("GET / HTTP/1.1\r\nX: ".utf8) + Array(repeating: 0x61, count: UpgradeRequest.maximumHeadLength)
         do {
             _ = try UpgradeRequest.parse(bytes)
             Issue.record("an endless head was accepted")

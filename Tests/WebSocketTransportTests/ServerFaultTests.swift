@@ -7,7 +7,7 @@ import Testing
 /// The test-server controls, observed as a client observes them.
 @Suite("WebSocket server faults", .timeLimit(.minutes(2)))
 struct ServerFaultTests {
-    static func open(_ server: WebSocketServer, timeout: Duration = .seconds(60)) async throws(TransportError)
+    static func open(_ server: WebSocketServer, timeout: Duration = peerConnectTimeout) async throws(TransportError)
         -> WebSocketConnection
     {
         try await WebSocketTransport(configuration: .init(connectTimeout: timeout)).open(

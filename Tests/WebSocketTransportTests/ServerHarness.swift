@@ -63,13 +63,19 @@ struct RawClient: Sendable {
 
     /// Reads an HTTP response head; returns its status line and the bytes after it.
     func readHead() async throws -> (String, [UInt8]) {
+        let (head, rest) = try await readResponse()
+        return (head?.startLine ?? "EOF", rest)
+    }
+
+    /// Reads an HTTP response head (nil at the end of the stream) and the bytes after it.
+    func readResponse() async throws -> (HTTPHead?, [UInt8]) {
         var received: [UInt8] = []
         while true {
             if let (head, consumed) = try HTTPHead.parse(received, limit: 1 << 16) {
-                return (head.startLine, Array(received[consumed...]))
+                return (head, Array(received[consumed...]))
             }
             let bytes = try await socket.read(maximum: 4096, until: .now + .seconds(60))
-            if bytes.isEmpty { return ("EOF", []) }
+            if bytes.isEmpty { return (nil, []) }
             received += bytes
         }
     }

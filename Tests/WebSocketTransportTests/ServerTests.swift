@@ -13,7 +13,7 @@ struct ServerTests {
         URL(string: "ws://127.0.0.1:\(server.port)\(path)")!
     }
 
-    static let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60)))
+    static let transport = WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout))
 
     /// Proves the server still serves: a fresh client's message comes back.
     static func assertServing(_ server: WebSocketServer) async throws {

@@ -45,7 +45,9 @@ struct TestCertificates {
     func remove() { try? FileManager.default.removeItem(at: directory) }
 }
 
-@Suite("Transport over TLS (wss://) against the Python websockets server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
+@Suite(
+    "Transport over TLS (wss://) against the Python websockets server", PeerServer.enabledTrait, .timeLimit(.minutes(2))
+)
 struct TLSPeerTests {
     @Test(
         "echoes over wss:// when the test CA is trusted, by IP address and by host name",
@@ -56,7 +58,9 @@ struct TLSPeerTests {
         let server = try await PeerServer.start(
             "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
         defer { server.stop() }
-        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60), tls: TLSConfiguration(trusting: [certificates.caPEM])))
+        let transport = WebSocketTransport(
+            configuration: .init(
+                connectTimeout: peerConnectTimeout, tls: TLSConfiguration(trusting: [certificates.caPEM])))
         let url = try #require(URL(string: "wss://\(host):\(server.port)/"))
         let connection = try await transport.open(Endpoint(url: url))
         let big = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
@@ -76,7 +80,8 @@ struct TLSPeerTests {
             "echo_server.py", ["--tls", certificates.path("good.pem"), certificates.path("good.key")])
         defer { server.stop() }
         let error = await #expect(throws: TransportError.self) {
-            try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(60))).open(Endpoint(url: server.url("/", secure: true)))
+            try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
+                Endpoint(url: server.url("/", secure: true)))
         }
         guard case .tls(let detail) = error else {
             Issue.record("expected a TLS error, got \(String(describing: error))")
@@ -92,7 +97,9 @@ struct TLSPeerTests {
         let server = try await PeerServer.start(
             "echo_server.py", ["--tls", certificates.path("wronghost.pem"), certificates.path("wronghost.key")])
         defer { server.stop() }
-        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60), tls: TLSConfiguration(trusting: [certificates.caPEM])))
+        let transport = WebSocketTransport(
+            configuration: .init(
+                connectTimeout: peerConnectTimeout, tls: TLSConfiguration(trusting: [certificates.caPEM])))
         let error = await #expect(throws: TransportError.self) {
             try await transport.open(Endpoint(url: server.url("/", secure: true)))
         }
@@ -106,7 +113,9 @@ struct TLSPeerTests {
     @Test("refuses PEM text with no certificate in it")
     func badPEM() async throws {
         let server = try await SharedPeers.echo
-        let transport = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60), tls: TLSConfiguration(trusting: ["not a certificate"])))
+        let transport = WebSocketTransport(
+            configuration: .init(
+                connectTimeout: peerConnectTimeout, tls: TLSConfiguration(trusting: ["not a certificate"])))
         await #expect(throws: TransportError.tls("no certificate found in a trusted PEM")) {
             try await transport.open(Endpoint(url: server.url("/", secure: true)))
         }

@@ -14,11 +14,12 @@ struct TypedSendPeerTests {
         var note: String
     }
 
-    @Test("binary data and an Encodable value come back from the echo server as they were sent", arguments: [false, true])
+    @Test(
+        "binary data and an Encodable value come back from the echo server as they were sent", arguments: [false, true])
     func echo(compressed: Bool) async throws {
         let server = try await PeerServer.start("echo_server.py", compressed ? ["--deflate", "{}"] : [])
         defer { server.stop() }
-        var configuration = WebSocketTransport.Configuration(connectTimeout: .seconds(60))
+        var configuration = WebSocketTransport.Configuration(connectTimeout: peerConnectTimeout)
         if compressed { configuration.compression = PerMessageDeflate() }
         let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 % 7) })
         let ticket = Ticket(id: 42, seats: ["12A", "12B"], note: String(repeating: "aisle ", count: 100))
@@ -56,7 +57,7 @@ struct DisconnectPeerTests {
             await log.wait { $0 == .phase(.stopped(reason: "disconnected")) }
         }
         // The server records a close once its handshake finished; ask until it has (up to 5 s).
-        let probe = WebSocketTransport(configuration: .init(connectTimeout: .seconds(60)))
+        let probe = WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout))
         var closes = ""
         for _ in 0..<50 {
             let connection = try await probe.open(Endpoint(url: server.url("/")))

@@ -116,7 +116,8 @@ public struct ReconnectExperiment: Sendable {
         configuration.backoff = policy
         var clients = (0..<connections).map { _ in
             Client(
-                machine: ConnectionMachine(configuration: configuration), random: Xoshiro256StarStar(seed: seeds.nextWord()))
+                machine: ConnectionMachine(configuration: configuration),
+                random: Xoshiro256StarStar(seed: seeds.nextWord()))
         }
         var queue = EventQueue<Event>()
         var nextToken: UInt64 = 0
@@ -211,7 +212,8 @@ public struct ReconnectExperiment: Sendable {
                 feed(.timerFired(timer), client: index, at: now)
             }
         }
-        precondition(reconnectTimes.count == connections, "\(connections - reconnectTimes.count) clients never came back")
+        precondition(
+            reconnectTimes.count == connections, "\(connections - reconnectTimes.count) clients never came back")
         reconnectsPerBin += Array(repeating: 0, count: max(0, attemptsPerBin.count - reconnectsPerBin.count))
         reconnectTimes.sort()
         func quantile(_ q: Double) -> Duration {

@@ -36,7 +36,8 @@ package final class SanitizerVisibleMutex<Value: ~Copyable>: @unchecked Sendable
         mutex.deallocate()
     }
 
-    package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E)
+    package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result)
+        throws(E)
         -> sending Result
     {
         pthread_mutex_lock(mutex)

@@ -115,7 +115,8 @@ extension ConnectionMachine {
             // Sent on the open connection; answered by its pong, its deadline or its teardown,
             // whichever comes first, and only that one.
             state = .open(
-                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings + [id])
+                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings + [id]
+            )
             return [.sendPing(g, id), .startTimer(.pingDeadline(id), timeout)]
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // Nothing to ping: answered at once (a connection that is still resubscribing is
@@ -127,7 +128,9 @@ extension ConnectionMachine {
     mutating func send(_ id: CommandID) -> [Effect] {
         switch state {
         case .open(let g, let attempt, let awaitingPong, let commands, let pings):
-            state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands + [id], pingsInFlight: pings)
+            state = .open(
+                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands + [id], pingsInFlight: pings
+            )
             return [.send(g, .command(id))]
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // No queueing for later: a command that waits for a reconnect may be stale or

@@ -75,11 +75,13 @@ extension ConnectionMachine {
         case .afterExpiry:
             return beginRefresh(reason: reason, close: close)
         case .beforeEveryConnect:
-            guard pathViable else { return enter(.offline) }
+            // Counted even without a path, as a refresh's expiry is: the server answered, so
+            // this was no outage (the path's return then retries with the count it made).
             failures += 1
             if let limit = configuration.maximumAttempts, failures >= limit {
                 return stop(reason: "gave up after \(failures) attempts", close: close)
             }
+            guard pathViable else { return enter(.offline) }
             let delay = configuration.backoff.delay(afterFailures: failures - 1, previous: lastDelay, using: &random)
             if delay == .zero {
                 lastDelay = .zero
@@ -95,8 +97,15 @@ extension ConnectionMachine {
     /// while refreshing; `refreshInFlight` absorbs a trigger that comes after the machine left
     /// a refresh, e.g. disconnect, connect, 4001 again, before the provider answered).
     mutating func beginRefresh(reason: String, close: CloseFrame? = nil) -> [Effect] {
-        // Without a path the refresh still runs (the credentials did expire), but nothing is counted.
-        if pathViable { failures += 1 }
+        // Counted even without a path: the server's expiry is no outage (it answered), and the
+        // refresh's answer draws the delay for one failure fewer, which needs this one.
+        failures += 1
+        // The limit counts it like any failure, as it does with credentials fetched before every
+        // connect: a server that answers 401 to every handshake is given up on, not refreshed
+        // forever (found by the swarm's attempt limits: attempt 3 of 2, and never a give-up).
+        if let limit = configuration.maximumAttempts, failures >= limit {
+            return stop(reason: "gave up after \(failures) attempts", close: close)
+        }
         lastDelay = .zero
         state = .refreshing(reason: reason, close: close)
         guard !refreshInFlight else { return [.report(phase)] }

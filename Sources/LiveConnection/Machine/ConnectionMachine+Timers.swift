@@ -28,7 +28,8 @@ extension ConnectionMachine {
                 // oldest unanswered ping, so a dead peer is caught within P + T.
                 var effects: [Effect] = [.ping(g), .startTimer(.heartbeat(g), configuration.heartbeatInterval)]
                 if !awaitingPong {
-                    state = .open(g, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings)
+                    state = .open(
+                        g, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings)
                     effects.append(.startTimer(.pongDeadline(g), configuration.heartbeatTimeout))
                 }
                 return effects

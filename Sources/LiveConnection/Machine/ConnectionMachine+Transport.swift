@@ -69,7 +69,9 @@ extension ConnectionMachine {
                 return closing + stop(reason: error.description)
             }
             if case .handshakeRejected(let status) = error {
-                if configuration.terminalHandshakeStatuses.contains(status) { return closing + stop(reason: error.reason) }
+                if configuration.terminalHandshakeStatuses.contains(status) {
+                    return closing + stop(reason: error.reason)
+                }
                 if configuration.refreshHandshakeStatuses.contains(status) {
                     return closing + credentialsExpired(reason: error.reason, close: nil, using: &random)
                 }
@@ -177,7 +179,8 @@ extension ConnectionMachine {
             // Answered already (its deadline passed): the once-gate keeps the first outcome.
             guard let index = pings.firstIndex(of: id) else { return [] }
             pings.remove(at: index)
-            state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
+            state = .open(
+                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
             return [.cancelTimer(.pingDeadline(id)), .completePing(id, .alive)]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A late answer of a dead generation: the ping was answered "connection ended" at teardown.
@@ -191,7 +194,8 @@ extension ConnectionMachine {
             // Not in flight: answered already (it cannot be, while open; kept total).
             guard let index = commands.firstIndex(of: id) else { return [] }
             commands.remove(at: index)
-            state = .open(g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
+            state = .open(
+                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
             return [.completeCommand(id, .sent)]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A stale completion was already answered "outcome unknown" at teardown.

@@ -9,7 +9,7 @@ import Synchronization
 /// ```
 ///
 /// A task group cancels all of its children or none; a connection attempt must be
-/// cancelled alone (timers need not be: a disarmed timer's fire is dropped by its serial). The job races its body against this signal in a
+/// cancelled alone (timers need not be: a disarmed timer is dropped from the timer schedule). The job races its body against this signal in a
 /// two-child group, so cancellation stays structured and flows through whatever
 /// executor the manager runs on (the simulator's, in tests).
 final class CancellationSignal: Sendable {

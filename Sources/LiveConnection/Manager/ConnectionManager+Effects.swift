@@ -46,21 +46,15 @@ extension ConnectionManager {
             pings.removeValue(forKey: id)?.resume(returning: outcome)
 
         case .startTimer(let timer, let delay):
-            // A fresh serial disarms whatever was armed under this ID. The old sleep is not
-            // woken: it fires at its deadline and is dropped by the serial check. That costs
-            // one late wake-up, and saves the race-against-a-signal group per timer (a
-            // quarter of the simulator's CPU time, measured).
-            timerSerial += 1
-            let serial = timerSerial
-            timers[timer] = serial
-            let clock = self.clock
-            spawn {
-                do { try await clock.sleep(for: delay) } catch { return }
-                await self.timerFired(timer, serial: serial)
+            // One job sleeps until the earliest deadline (see TimerSchedule); a new one
+            // starts only when this deadline is earlier than the one it wakes at.
+            let deadline = clock.now() + delay
+            if let sleeper = timers.withLock({ $0.arm(timer, at: deadline) }) {
+                spawn { await self.sleepForTimers(sleeper) }
             }
 
         case .cancelTimer(let timer):
-            timers.removeValue(forKey: timer)
+            timers.withLock { $0.disarm(timer) }
 
         case .refreshCredentials:
             let provider = credentials
@@ -92,11 +86,35 @@ extension ConnectionManager {
 
     // MARK: Callbacks from jobs (each re-enters through the machine)
 
-    func timerFired(_ timer: TimerID, serial: UInt64) {
-        // A fire that lost the race with a cancel or restart is not the armed timer.
-        guard timers[timer] == serial else { return }
-        timers.removeValue(forKey: timer)
-        process(.timerFired(timer))
+    /// The timers' job: sleeps until a deadline, fires what is due, and sleeps again until
+    /// the next; ends when nothing is armed or a newer job took over.
+    nonisolated func sleepForTimers(_ sleeper: TimerSchedule.Sleeper) async {
+        var deadline = sleeper.deadline
+        while true {
+            do { try await clock.sleep(until: deadline) } catch { return }
+            let now = clock.now()
+            switch timers.withLock({ $0.wake(sleeper.serial, now: now) }) {
+            case .end: return
+            case .sleep(let next): deadline = next
+            case .fire:
+                guard let next = await fireDueTimers(sleeper.serial) else { return }
+                deadline = next
+            }
+        }
+    }
+
+    /// Fires every timer due now (earliest first), then says when the job `serial` sleeps
+    /// next; nil ends it.
+    func fireDueTimers(_ serial: UInt64) -> Duration? {
+        guard timers.withLock({ $0.isCurrent(serial) }) else { return nil }
+        let now = clock.now()
+        let limit = timers.withLock { $0.lastSerial }
+        // One at a time, the lock released: firing one arms and disarms others.
+        while let timer = timers.withLock({ $0.takeDue(now: now, armedUpTo: limit) }) {
+            process(.timerFired(timer))
+        }
+        // Firing arms deadlines at or after now only, so no newer job took over.
+        return timers.withLock { $0.nextWake() }
     }
 
     func credentialsRefreshed(_ headers: [Endpoint.Header]?) {

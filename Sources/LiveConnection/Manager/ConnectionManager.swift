@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The reconnecting connection manager: a thin actor shell around ``ConnectionMachine``.
 ///
@@ -15,12 +16,12 @@ public import Foundation
 /// The machine decides, the shell does: every input goes through the machine, and the
 /// shell only turns the machine's effects into I/O through the injected `Clock`,
 /// ``Transport`` and ``RandomSource``. All concurrent work (connection attempts, receive
-/// loops, pings, timers) runs as child tasks of ``run()``: structured concurrency only,
+/// loops, pings, the timers' one sleeping job) runs as child tasks of ``run()``: structured concurrency only,
 /// so a task-executor preference puts every job of the manager on the simulator's
 /// deterministic executor.
 public actor ConnectionManager {
     let transport: any Transport
-    let clock: any Clock<Duration>
+    let clock: ElapsedClock
     let wire: SubscriptionProtocol
     let credentials: CredentialsProvider?
     /// The provider is asked before every attempt (as part of it), not only after an expiry.
@@ -39,9 +40,9 @@ public actor ConnectionManager {
     var generations: [Generation: GenerationHandle] = [:]
     /// Per generation whose handshake completed: the server's answer, until it is closed.
     var handshakes: [Generation: Handshake] = [:]
-    /// Armed timers by serial number: a fire whose serial is not here was disarmed.
-    var timers: [TimerID: UInt64] = [:]
-    var timerSerial: UInt64 = 0
+    /// Armed timers, and the one job that sleeps until the earliest. Behind a lock so that
+    /// the job, woken for a timer since disarmed, can sleep on without an actor hop.
+    let timers = Mutex(TimerSchedule())
     /// Commands waiting for their outcome, with their payload.
     var commands: [CommandID: (message: Message, continuation: CheckedContinuation<CommandOutcome, Never>)] = [:]
     var nextCommand: UInt64 = 1
@@ -83,7 +84,7 @@ public actor ConnectionManager {
         observer: Observer? = nil
     ) {
         self.transport = transport
-        self.clock = clock
+        self.clock = ElapsedClock(clock)
         self.random = AnyRandomSource(random)
         self.wire = subscriptionProtocol
         self.credentials = credentials

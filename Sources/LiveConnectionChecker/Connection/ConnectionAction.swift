@@ -72,11 +72,11 @@ struct InputTable: Sendable {
     /// Per entry: the action that delivers it (prebuilt: a filter asks for it often).
     private(set) var actions: [ConnectionAction] = []
     // Indices the environment enables by condition.
-    var connect: [Int] = [], disconnect = 0, background = 0, foreground = 0
-    var subscribe: [Int] = [], unsubscribe: [Int] = [], send: [Int] = []
+    var connect: [Int] = [], disconnect = 0, background = 0, foreground = 0, pathLost = 0, pathBack = 0
+    var subscribe: [Int] = [], unsubscribe: [Int] = [], send: [Int] = [], ping: Int?
     var opened = 0, handshakeFailures: [Int] = [], receivedPlain = 0, receivedSequence: [Int] = [], pong = 0
-    var peerCloses: [Int] = [], reset = 0, sendCompleted: [Int] = [], flushed = 0
-    var retry = 0, connectTimeout = 0, heartbeat = 0, pongDeadline = 0
+    var peerCloses: [Int] = [], reset = 0, sendCompleted: [Int] = [], flushed = 0, pingAnswered: Int?
+    var retry = 0, connectTimeout = 0, heartbeat = 0, pongDeadline = 0, pingDeadline: Int?
     var refreshSucceeded = 0, refreshFailed = 0
     var lateCurrent: Range<Int> = 0..<0, lateOlder: Range<Int> = 0..<0
 
@@ -91,11 +91,15 @@ struct InputTable: Sendable {
         [CloseCode(rawValue: 1000)] + specification.refreshCloseCodes + specification.terminalCloseCodes
     }
     static let resetError = TransportError.reset(errno: "ECONNRESET")
+    /// The timeout the app's ping asks for: its deadline must be armed for exactly this.
+    static let pingTimeout = Duration.seconds(2)
 
     init(codebook: MachineCodebook, bounds: ConnectionBounds, specification: Specification) {
         defer {
             late = entries.map { if case .late = $0.source { true } else { false } }
-            deliveries = entries.map { Delivery($0.input, source: $0.source, specification: specification, codebook: codebook) }
+            deliveries = entries.map {
+                Delivery($0.input, source: $0.source, specification: specification, codebook: codebook)
+            }
             actions = zip(entries, late).map { entry, late in late ? .late(entry.input) : .input(entry.input) }
         }
         let live = MachineCodebook.current
@@ -103,9 +107,12 @@ struct InputTable: Sendable {
         disconnect = add(.disconnect(), .intent)
         background = add(.setForeground(false), .intent)
         foreground = add(.setForeground(true), .intent)
+        pathLost = add(.setPathViable(false), .intent)
+        pathBack = add(.setPathViable(true), .intent)
         subscribe = codebook.topics.map { add(.subscribe($0), .intent) }
         unsubscribe = codebook.topics.map { add(.unsubscribe($0), .intent) }
         send = (0..<bounds.commands).map { add(.send(CommandID(UInt64($0 + 1))), .intent) }
+        if bounds.pings > 0 { ping = add(.ping(MachineCodebook.ping, timeout: Self.pingTimeout), .intent) }
         opened = add(.opened(live), .live)
         handshakeFailures = Self.handshakeStatuses(specification).map {
             add(.connectFailed(live, .handshakeRejected(status: $0)), .live)
@@ -113,25 +120,29 @@ struct InputTable: Sendable {
         receivedPlain = add(.received(live, sequence: nil), .live)
         receivedSequence = (0..<bounds.serverLog).map { add(.received(live, sequence: UInt64($0 + 1)), .live) }
         pong = add(.pong(live), .live)
-        peerCloses = Self.closeCodes(specification).map { add(.closedByPeer(live, code: $0, reason: Self.closeReason), .live) }
+        peerCloses = Self.closeCodes(specification).map {
+            add(.closedByPeer(live, code: $0, reason: Self.closeReason), .live)
+        }
         reset = add(.failed(live, Self.resetError), .live)
         sendCompleted = (0..<bounds.commands).map { add(.sendCompleted(live, CommandID(UInt64($0 + 1))), .live) }
         flushed = add(.flushed(live), .live)
+        if bounds.pings > 0 { pingAnswered = add(.pingAnswered(live, MachineCodebook.ping), .live) }
         retry = add(.timerFired(.retry), .timer)
         connectTimeout = add(.timerFired(.connectTimeout(live)), .timer)
         heartbeat = add(.timerFired(.heartbeat(live)), .timer)
         pongDeadline = add(.timerFired(.pongDeadline(live)), .timer)
+        if bounds.pings > 0 { pingDeadline = add(.timerFired(.pingDeadline(MachineCodebook.ping)), .timer) }
         refreshSucceeded = add(.credentialsRefreshed(succeeded: true), .credentials)
         refreshFailed = add(.credentialsRefreshed(succeeded: false), .credentials)
         if bounds.staleCallbacks {
-            lateCurrent = addLate(MachineCodebook.current, commands: bounds.commands)
-            lateOlder = addLate(MachineCodebook.older, commands: bounds.commands)
+            lateCurrent = addLate(MachineCodebook.current, commands: bounds.commands, pings: bounds.pings)
+            lateOlder = addLate(MachineCodebook.older, commands: bounds.commands, pings: bounds.pings)
         }
         precondition(entries.count <= 128, "input table of \(entries.count) entries exceeds the cache key")
     }
 
     /// Every kind of callback and timer a dead generation can still deliver.
-    private mutating func addLate(_ g: Generation, commands: Int) -> Range<Int> {
+    private mutating func addLate(_ g: Generation, commands: Int, pings: Int) -> Range<Int> {
         let start = entries.count
         let current = g == MachineCodebook.current
         let late: [Input] =
@@ -141,6 +152,7 @@ struct InputTable: Sendable {
                 .failed(g, Self.resetError), .flushed(g), .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)),
                 .timerFired(.pongDeadline(g)),
             ] + (commands > 0 ? [.sendCompleted(g, 1)] : [])
+            + (pings > 0 ? [.pingAnswered(g, MachineCodebook.ping)] : [])
         for input in late { _ = add(input, .late(current: current)) }
         return start..<entries.count
     }

@@ -18,6 +18,9 @@ public struct ConnectionBounds: Hashable, Sendable {
     public var topics = 2
     /// Commands the app may send, each once (0...3).
     public var commands = 2
+    /// App pings (`ConnectionManager.ping(timeout:)`) the app may ask for (0 or 1). The ping
+    /// takes the third command's place in the packed state: `commands + pings` is at most 3.
+    public var pings = 1
     /// The highest sequence number the server broadcasts (0...7); 0 disables resume traffic.
     public var serverLog = 2
     /// Endpoints `connect(to:)` may name (1 or 2).
@@ -28,6 +31,8 @@ public struct ConnectionBounds: Hashable, Sendable {
     public var networkFaults = true
     /// Offer late callbacks of dead generations.
     public var staleCallbacks = true
+    /// Offer the app's network path reports (`setPathViable(false)`, then `true`).
+    public var networkPath = true
 
     public init() {}
 
@@ -39,6 +44,7 @@ public struct ConnectionBounds: Hashable, Sendable {
         var bounds = ConnectionBounds()
         bounds.topics = 3
         bounds.commands = 3
+        bounds.pings = 0  // the third command takes the ping's place
         bounds.serverLog = 3
         return bounds
     }
@@ -48,6 +54,8 @@ public struct ConnectionBounds: Hashable, Sendable {
         guard (0...3).contains(commands) else { throw .boundOutOfRange("commands", commands, 0...3) }
         guard (0...7).contains(serverLog) else { throw .boundOutOfRange("serverLog", serverLog, 0...7) }
         guard (1...2).contains(endpoints) else { throw .boundOutOfRange("endpoints", endpoints, 1...2) }
+        guard (0...1).contains(pings) else { throw .boundOutOfRange("pings", pings, 0...1) }
+        guard commands + pings <= 3 else { throw .boundOutOfRange("commands + pings", commands + pings, 0...3) }
     }
 }
 

@@ -8,11 +8,11 @@ extension ConnectionModel {
     public var properties: [Property<ConnectionModel>] {
         // Each property judges one rule of the catalogue and is named by it; its summary
         // says what the rule means in the model's terms.
-        func flaw(_ rule: Rule, _ flaw: Flaws, _ summary: String) -> Property<ConnectionModel> {
+        func flaw(_ rule: Rule, _ flaws: Flaws, _ summary: String) -> Property<ConnectionModel> {
             .always(
                 rule.name, summary,
                 violation: { state in
-                    Environment.flaws(state.environment).contains(flaw) ? summary : nil
+                    Environment.flaws(state.environment).isDisjoint(with: flaws) ? nil : summary
                 })
         }
         let bounds = bounds
@@ -37,8 +37,9 @@ extension ConnectionModel {
                 .onePendingReconnect, .secondReconnect,
                 "a reconnect is never scheduled while one is already pending"),
             flaw(
-                .backoffWithinPolicy, .delayOutOfPolicy,
-                "every retry delay lies within the published formula's range (both bounds) for the failures since the connection last proved itself (answered a heartbeat)"),
+                .backoffWithinPolicy, [.delayOutOfPolicy, .attemptMisnumbered],
+                "every retry delay lies within the published formula's range (both bounds) for the failures since the connection last proved itself (answered a heartbeat), and connecting and open report the attempt by that count (failures + 1)"
+            ),
             flaw(
                 .quietAfterStop, .activityAfterTerminal,
                 "a terminal close or handshake status stops the machine, and nothing opens until connect(to:)"),
@@ -70,7 +71,19 @@ extension ConnectionModel {
                 "the connect timeout, heartbeat and pong deadline are armed for the configured C, P and T"),
             flaw(
                 .expiredCredentialsRefreshed, .expiredNotRefreshed,
-                "a live close 4001 or handshake 401 asks for fresh credentials (unless a refresh is pending), arming no retry and opening nothing"),
+                "a live close 4001 or handshake 401 asks for fresh credentials (unless a refresh is pending), arming no retry and opening nothing"
+            ),
+            flaw(
+                .quietWithoutPath, .activeWithoutPath,
+                "after the app reported the network path unviable, nothing is dialled and no retry armed"),
+            flaw(
+                .reconnectsWhenPathReturns, .pathReturnIgnored,
+                "when the app reports the path back while it wants a connection in the foreground, with no socket and no refresh under way, the same step dials"
+            ),
+            flaw(
+                .pingsAnsweredOnce, .pingMisanswered,
+                "the app's ping is answered exactly once: at once without an open connection, else by the first of its pong (alive), its deadline, armed for the timeout asked (no answer), and its connection's end (failed); a pong after the answer changes nothing"
+            ),
             .always(
                 Rule.quietInBackground.name,
                 "after the app went to the background, no socket is open or opening and no retry is armed",
@@ -89,10 +102,13 @@ extension ConnectionModel {
                 from: { state in
                     let environment = Environment(state.environment)
                     return MachineCodebook.wanted(state.machine) && MachineCodebook.foreground(state.machine)
-                        && environment.network == .up && environment.flaws.isEmpty
+                        && environment.network == .up && !environment.pathDown && environment.flaws.isEmpty
                 },
+                // A path that breaks an `always` property on the way is that property's
+                // counterexample, not a deadlock (the search expands nothing after a flaw).
                 reaches: {
                     MachineCodebook.kind($0.machine) == .open || MachineCodebook.kind($0.machine) == .openAwaitingPong
+                        || !Environment.flaws($0.environment).isEmpty
                 },
                 within: 6 + bounds.topics,
                 via: { action in
@@ -120,10 +136,22 @@ extension ConnectionModel {
                     MachineCodebook.kind($0.machine) == .backgrounded && MachineCodebook.wanted($0.machine)
                 })
         }
+        if bounds.networkPath {
+            properties.append(
+                .sometimes("reaches-offline", "losing the path while wanted waits offline") {
+                    MachineCodebook.kind($0.machine) == .offline
+                })
+        }
         if bounds.commands > 0 {
             properties.append(
                 .sometimes("command-in-flight", "a command rides an open connection") {
                     MachineCodebook.commandsInFlight($0.machine) > 0
+                })
+        }
+        if bounds.pings > 0 {
+            properties.append(
+                .sometimes("ping-in-flight", "an app ping rides an open connection") {
+                    MachineCodebook.pingsInFlight($0.machine) > 0
                 })
         }
         if bounds.topics > 0 {

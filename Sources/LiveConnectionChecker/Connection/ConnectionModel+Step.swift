@@ -20,7 +20,18 @@ extension ConnectionModel {
         var refreshOwed = false
         var connectIntent = false
         var refreshSucceeded = false
+        // With credentials fetched before every connect, a live expiry is a failure retried
+        // with the wait for one failure fewer, at once the first time (no waiting phase then).
+        var expiryRetried = false
         var retryDelay: Duration?
+        // The path's return finds the app wanting a connection (its phase is neither idle nor
+        // stopped), in the foreground, with no socket and no refresh under way: it must dial.
+        var owedDial = false
+        // The app's ping: what this step did to it (judged at the end of the step).
+        let pingBefore = e.ping
+        var pingAsked = false, pingSent = false, pingDeadlineArmed = false
+        var pongArrived = false, pingDeadlineFired = false
+        var pingAnswers: [MicroEffect.PingAnswer] = []
 
         // What the environment itself did by delivering the input.
         switch delivery {
@@ -28,9 +39,20 @@ extension ConnectionModel {
             connectIntent = true
             e.terminal = false
             e.lastEndpoint = endpoint
+            e.failuresSinceIntent = 0  // connect(to:) may start the count again
         case .lifecycle(let foreground):
             e.background = !foreground
+            if foreground { e.failuresSinceIntent = 0 }  // so may coming to the foreground
+        case .path(let viable):
+            let kind = MachineCodebook.kind(code)
+            owedDial =
+                viable && e.pathDown && kind != .idle && kind != .stopped && !e.background && e.socket == .none
+                && !e.refreshPending
+            e.pathDown = !viable
         case .send(let command): e[command: command] = .issued
+        case .askPing: pingAsked = true
+        case .pingPong: pongArrived = true
+        case .timer(.pingDeadline): pingDeadlineFired = true
         case .opened:
             sockets[Int(Role.current.rawValue)] = .open
             e.serverSubscriptions = 0  // a new connection: the server knows no subscriptions
@@ -40,15 +62,19 @@ extension ConnectionModel {
         case .received(let number):
             sequence = number
             // Any frame answers a ping: the connection proved itself (the backoff-reset rule).
-            if e.pingUnanswered { e.failuresSinceProof = 0 }
+            if e.pingUnanswered { e.restartFailureCount() }
         case .pong:
             e.pingUnanswered = false
-            e.failuresSinceProof = 0
+            e.restartFailureCount()
         case .flushed: e.flushes -= 1
-        case .peerEnded(let terminal, let refresh):
+        case .peerEnded(let terminal, let refresh, let retried):
             terminalNow = terminal
             // One refresh at a time: a refresh already asked for answers this expiry too.
             refreshOwed = refresh && !e.refreshPending
+            if retried {
+                expiryRetried = true
+                e.countFailure(cap: codebook.failureCap)
+            }
         case .timer(.retry): e.retryArmed = false
         case .timer(let timer): timers[1] &= ~Self.bit(timer)
         case .credentials(let succeeded):
@@ -65,6 +91,8 @@ extension ConnectionModel {
             switch effect {
             case .open(let role, let endpoint):
                 if e.terminal { flaws.insert(.activityAfterTerminal) }
+                if e.pathDown { flaws.insert(.activeWithoutPath) }
+                owedDial = false
                 if endpoint != e.lastEndpoint { flaws.insert(.wrongEndpoint) }
                 if refreshOwed { flaws.insert(.expiredNotRefreshed) }
                 sockets[Int(role.rawValue)] = .connecting
@@ -78,8 +106,18 @@ extension ConnectionModel {
                 if e[command: command] != .issued { flaws.insert(.sentTwice) }
                 e[command: command] = .inFlight
             case .ping: e.pingUnanswered = true
+            case .sendPing(let role):
+                // Sent in answer to the app's ask, on the connection live at the end of the step.
+                pingSent = pingAsked && sockets[Int(role.rawValue)] == .open
+            case .answerPing(let answer): pingAnswers.append(answer)
+            case .arm(.pingDeadline, _, let delay):
+                if delay != InputTable.pingTimeout { flaws.insert(.timerMisarmed) }
+                pingDeadlineArmed = true
+            case .disarm(.pingDeadline, _):
+                break  // the ping's state says whether its deadline may still fire
             case .arm(.retry, _, let delay):
                 if e.retryArmed { flaws.insert(.secondReconnect) }
+                if e.pathDown { flaws.insert(.activeWithoutPath) }
                 if refreshOwed { flaws.insert(.expiredNotRefreshed) }
                 e.retryArmed = true
                 retryDelay = delay
@@ -96,10 +134,11 @@ extension ConnectionModel {
                 if sockets[Int(role.rawValue)] == .open { e.flushes += 1 }
             case .reportWaiting:
                 // Every wait reported is one more failure, except the wait after a
-                // successful refresh (the machine retries with the failures before it).
-                if !refreshSucceeded {
-                    e.failuresSinceProof = min(e.failuresSinceProof + 1, UInt8(codebook.failureCap))
-                }
+                // successful refresh (the machine retries with the failures before it) and
+                // the wait of an expiry already counted.
+                if !refreshSucceeded && !expiryRetried { e.countFailure(cap: codebook.failureCap) }
+            case .reportConnecting(let attempt):
+                if !attemptFits(attempt, e) { flaws.insert(.attemptMisnumbered) }
             case .complete(let command):
                 let status = e[command: command]
                 if status != .issued && status != .inFlight { flaws.insert(.completedTwice) }
@@ -109,7 +148,8 @@ extension ConnectionModel {
                     if sequence <= UInt64(e.delivered) { flaws.insert(.deliveredOutOfOrder) }
                     e.delivered = UInt8(sequence)
                 }
-            case .reportOpen:
+            case .reportOpen(let attempt):
+                if !attemptFits(attempt, e) { flaws.insert(.attemptMisnumbered) }
                 let live = outcome.minted ? 2 : 1
                 if sockets[live] != .open {
                     flaws.insert(.openBeforeHandshake)
@@ -128,15 +168,29 @@ extension ConnectionModel {
         if let delay = retryDelay {
             // Connect and foreground may restart the machine's count (the judge does not read
             // whether they did): any count from the first failure to those since the connection
-            // last proved itself will do. A retry after a successful refresh is drawn for one fewer.
+            // last proved itself will do. A retry after a successful refresh, or after an expiry
+            // with credentials fetched before every connect, is drawn for one fewer.
             let counted = Int(e.failuresSinceProof)
             let fits = (1...max(1, counted)).contains { count in
-                let failures = refreshSucceeded ? count - 1 : count
+                let failures = refreshSucceeded || expiryRetried ? count - 1 : count
                 return allowedDelays[min(failures, allowedDelays.count - 1)].contains(delay)
             }
             if !fits { flaws.insert(.delayOutOfPolicy) }
         }
         if refreshOwed { flaws.insert(.expiredNotRefreshed) }
+        if owedDial { flaws.insert(.pathReturnIgnored) }
+        if bounds.pings > 0 {
+            let carried = !orphaned && !outcome.minted && sockets[1] == .open
+            if let next = Self.judgePing(
+                before: pingBefore, asked: pingAsked, sent: pingSent, deadlineArmed: pingDeadlineArmed,
+                pongArrived: pongArrived, deadlineFired: pingDeadlineFired, answers: pingAnswers,
+                connectionStays: carried)
+            {
+                e.ping = next
+            } else {
+                flaws.insert(.pingMisanswered)
+            }
+        }
         // End of step: one socket, the live one; no timer of a dead connection armed.
         let live = outcome.minted ? 2 : 1
         for role in 0..<3 where role != live && sockets[role] != .none { flaws.insert(.extraSocket) }
@@ -171,6 +225,51 @@ extension ConnectionModel {
         return State(machine: outcome.machine, environment: e.word)
     }
 
+    /// pings-answered-once, for one step: the app's ping afterwards, or nil for a breach.
+    /// Exactly one answer per ask: at once without an open connection, else by whichever
+    /// comes first of its pong (alive), its deadline (no answer; armed for the timeout the
+    /// app asked for) and its connection's end (failed). A ping left in flight must ride the
+    /// live connection with its deadline armed, so it cannot wait forever; once answered,
+    /// its pong may still come and must change nothing.
+    static func judgePing(
+        before: Environment.Ping, asked: Bool, sent: Bool, deadlineArmed: Bool, pongArrived: Bool,
+        deadlineFired: Bool, answers: [MicroEffect.PingAnswer], connectionStays: Bool
+    ) -> Environment.Ping? {
+        let waiting = asked || before == .inFlight
+        guard answers.count <= (waiting ? 1 : 0) else { return nil }  // answered twice, or never asked
+        if let answer = answers.first {
+            // The outcome says what happened.
+            switch answer {
+            case .alive: guard pongArrived && before == .inFlight else { return nil }
+            case .noAnswer: guard deadlineFired && before == .inFlight else { return nil }
+            case .failed: guard !pongArrived && !deadlineFired else { return nil }
+            }
+            // Past its deadline on a connection that stays, the server's pong is still to come.
+            return answer == .noAnswer && connectionStays ? .pongOwed : .answered
+        }
+        if asked {
+            // Not answered at once: in flight on the live connection, its deadline armed.
+            return sent && deadlineArmed && connectionStays ? .inFlight : nil
+        }
+        switch before {
+        case .inFlight:
+            // Its pong, its deadline and its connection's end each must answer it.
+            return !pongArrived && !deadlineFired && connectionStays ? .inFlight : nil
+        case .pongOwed: return pongArrived || !connectionStays ? .answered : .pongOwed
+        case .unasked, .answered: return before
+        }
+    }
+
+    /// "connecting attempt=n" and "open attempt=n" (the attempt that succeeded) count from 1
+    /// since the connection last proved itself (Phase's documentation, docs/architecture.md):
+    /// n − 1 failures, where an intent may have started the count again. The judge's count
+    /// saturates where the codebook's does: from there on it knows only "at least".
+    func attemptFits(_ attempt: Int, _ e: Environment) -> Bool {
+        let low = Int(e.failuresSinceIntent)
+        let high = Int(e.failuresSinceProof) >= codebook.failureCap ? Int.max : Int(e.failuresSinceProof)
+        return (low...high).contains(attempt - 1)
+    }
+
     /// The duration the configuration names for a connection's timer (the retry's is the
     /// backoff's, judged apart).
     func configuredDuration(_ timer: MicroEffect.Timer) -> Duration? {
@@ -179,6 +278,7 @@ extension ConnectionModel {
         case .connectTimeout: configuration.connectTimeout
         case .heartbeat: configuration.heartbeatInterval
         case .pongDeadline: configuration.heartbeatTimeout
+        case .pingDeadline: InputTable.pingTimeout
         }
     }
 
@@ -188,6 +288,7 @@ extension ConnectionModel {
         case .connectTimeout: Environment.connectTimeoutBit
         case .heartbeat: Environment.heartbeatBit
         case .pongDeadline: Environment.pongDeadlineBit
+        case .pingDeadline: 0  // the ping's own state, not the connection's timers
         }
     }
 }
@@ -227,8 +328,16 @@ enum Delivery: Sendable {
     case pong
     case flushed
     case lifecycle(foreground: Bool)
-    /// A close or handshake failure of the live connection, classified by the specification.
-    case peerEnded(terminal: Bool, refresh: Bool)
+    /// The app's path report.
+    case path(viable: Bool)
+    /// The app asks for its ping.
+    case askPing
+    /// The server's pong for the app's ping arrives on the live connection.
+    case pingPong
+    /// A close or handshake failure of the live connection, classified by the specification:
+    /// terminal, an expiry to refresh, or an expiry retried with fresh credentials (fetched
+    /// before every connect, so no refresh of its own).
+    case peerEnded(terminal: Bool, refresh: Bool, retried: Bool)
     case timer(MicroEffect.Timer)
     case credentials(succeeded: Bool)
     case lateOpened(current: Bool)
@@ -240,7 +349,10 @@ enum Delivery: Sendable {
             let index = codebook.endpoints.firstIndex(of: endpoint).map(UInt8.init) ?? MicroEffect.unknownEndpoint
             self = .connect(index)
         case (.intent, .setForeground(let foreground)): self = .lifecycle(foreground: foreground)
+        case (.intent, .setPathViable(let viable)): self = .path(viable: viable)
         case (.intent, .send(let id)): self = .send(Int(id.rawValue) - 1)
+        case (.intent, .ping): self = .askPing
+        case (.live, .pingAnswered): self = .pingPong
         case (.live, .opened): self = .opened
         case (.live, .received(_, let sequence)): self = .received(sequence)
         case (.live, .pong): self = .pong
@@ -248,14 +360,17 @@ enum Delivery: Sendable {
         // Credentials fetched before every connect need no refresh on expiry: the
         // configuration picks which rule of the specification applies.
         case (.live, .closedByPeer(_, let code, _)):
+            let expiry = specification.refreshes(close: code)
+            let afterExpiry = codebook.configuration.credentialsTiming == .afterExpiry
             self = .peerEnded(
-                terminal: specification.isTerminal(close: code),
-                refresh: specification.refreshes(close: code) && codebook.configuration.credentialsTiming == .afterExpiry)
+                terminal: specification.isTerminal(close: code), refresh: expiry && afterExpiry,
+                retried: expiry && !afterExpiry)
         case (.live, .connectFailed(_, .handshakeRejected(let status))):
+            let expiry = specification.refreshes(handshakeStatus: status)
+            let afterExpiry = codebook.configuration.credentialsTiming == .afterExpiry
             self = .peerEnded(
-                terminal: specification.isTerminal(handshakeStatus: status),
-                refresh: specification.refreshes(handshakeStatus: status)
-                    && codebook.configuration.credentialsTiming == .afterExpiry)
+                terminal: specification.isTerminal(handshakeStatus: status), refresh: expiry && afterExpiry,
+                retried: expiry && !afterExpiry)
         case (.timer, .timerFired(let timer)): self = .timer(MachineStepper.timer(timer).0)
         case (.credentials, .credentialsRefreshed(let succeeded)): self = .credentials(succeeded: succeeded)
         case (.late(let current), .opened): self = .lateOpened(current: current)

@@ -15,11 +15,12 @@ public import LiveConnectionSimulator
 ///
 /// A state is the machine's packed code plus the `Environment` (16 bytes). In every
 /// state the environment offers: every intent (connect to either endpoint, disconnect,
-/// background/foreground, subscribe/unsubscribe, send each command once); every
+/// background/foreground, the path lost/back, subscribe/unsubscribe, send each command
+/// once, ping once); every
 /// transport event the live connection can produce in its socket's state (open or
 /// handshake failure 503/401/403 while connecting; data with and without sequence
-/// numbers, pong, close 1000/4001/4003/1008, reset, and the transport answering each
-/// flush, while the socket is open); every armed timer firing
+/// numbers, pong, the app ping's pong, close 1000/4001/4003/1008, reset, and the transport
+/// answering each flush, while the socket is open); every armed timer firing
 /// (time is abstracted: a timer may fire whenever it is armed); the credentials provider
 /// answering yes or no; late callbacks and timers of dead generations; the network going
 /// down, freezing and coming back; the server broadcasting the next sequence number.
@@ -193,6 +194,8 @@ public struct ConnectionModel: Model {
         for index in inputs.connect { deliver(index) }
         deliver(inputs.disconnect)
         if bounds.lifecycle { deliver(MachineCodebook.foreground(code) ? inputs.background : inputs.foreground) }
+        // What the app said last decides what it can say next (not the machine's belief).
+        if bounds.networkPath { deliver(environment.pathDown ? inputs.pathBack : inputs.pathLost) }
         let topics = MachineCodebook.topicSet(code)
         for topic in 0..<bounds.topics {
             if topics & (1 << UInt64(topic)) != 0 {
@@ -207,6 +210,7 @@ public struct ConnectionModel: Model {
         for command in 0..<bounds.commands where environment[command: command] == .unissued {
             deliver(inputs.send[command])
         }
+        if let ping = inputs.ping, environment.ping == .unasked { deliver(ping) }
         // The live connection's transport.
         switch environment.socket {
         case .connecting where environment.network == .up:
@@ -221,6 +225,10 @@ public struct ConnectionModel: Model {
                 deliver(inputs.receivedPlain)
                 for index in inputs.receivedSequence.prefix(Int(environment.serverLog)) { deliver(index) }
                 for index in inputs.peerCloses { deliver(index) }
+                // The server answers the app's ping once, on the connection that carried it.
+                if let pong = inputs.pingAnswered, environment.ping == .inFlight || environment.ping == .pongOwed {
+                    deliver(pong)
+                }
             }
             deliver(inputs.reset)
             for command in 0..<bounds.commands where environment[command: command] == .inFlight {
@@ -235,6 +243,7 @@ public struct ConnectionModel: Model {
         if environment.liveTimers & Environment.connectTimeoutBit != 0 { deliver(inputs.connectTimeout) }
         if environment.liveTimers & Environment.heartbeatBit != 0 { deliver(inputs.heartbeat) }
         if environment.liveTimers & Environment.pongDeadlineBit != 0 { deliver(inputs.pongDeadline) }
+        if let deadline = inputs.pingDeadline, environment.ping == .inFlight { deliver(deadline) }
         if environment.refreshPending {
             deliver(inputs.refreshSucceeded)
             deliver(inputs.refreshFailed)

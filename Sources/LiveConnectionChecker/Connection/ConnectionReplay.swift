@@ -78,7 +78,7 @@ extension ConnectionModel {
         case .connectTimeout(let g): return .timerFired(.connectTimeout(map(g)))
         case .heartbeat(let g): return .timerFired(.heartbeat(map(g)))
         case .pongDeadline(let g): return .timerFired(.pongDeadline(map(g)))
-        case .pingDeadline: return input  // not generation-scoped (and never in the model)
+        case .pingDeadline: return input  // named by the ping, not by a generation
         }
     }
 }

@@ -7,15 +7,31 @@
 /// machine's observable behaviour.
 ///
 /// Layout (bit offsets): network 0–1, an older generation exists 2, live socket 3–4,
-/// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), ping unanswered 9,
-/// server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, command
-/// status 19–24, refresh pending 25, terminal close seen 26, failures since proof 27–30,
-/// in the background 31, flaws 32–51, flushes outstanding 52–54, resume owed 55, reported
-/// open once 56, the last `connect(to:)`'s endpoint 57.
+/// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), heartbeat ping unanswered
+/// 9, server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, three
+/// 2-bit slots 19–24 (the app's commands; with an app ping in the bounds, the third slot is
+/// the ping's, see ``Ping``), refresh pending 25, terminal close seen 26, failures since
+/// proof 27–30, in the background 31, flaws 32–53, flushes outstanding 54–56, resume owed
+/// 57, reported open once 58, the last `connect(to:)`'s endpoint 59, the app reported the
+/// path unviable 60, failures since the last intent that may restart the count 61–63
+/// (saturating at 7: from there on only "at least 7" is known). All 64 bits are used.
 struct Environment: Hashable, Sendable {
     enum Network: UInt8 { case up, down, frozen }
     enum Socket: UInt8 { case none, connecting, open }
     enum Command: UInt8 { case unissued, issued, inFlight, completed }
+    /// The app's one ping, as the app and the server see it.
+    enum Ping: UInt8 {
+        case unasked
+        /// Sent on the live connection, its deadline armed: its pong, its deadline or the
+        /// connection's end answers it.
+        case inFlight
+        /// Answered (its deadline passed), but the server's pong is still to come on the
+        /// live connection: the once-gate must let it change nothing.
+        case pongOwed
+        case answered
+    }
+    /// The slot the app's ping uses (the bounds leave it free of commands).
+    static let pingSlot = 2
 
     var network = Network.up
     var olderGeneration = false
@@ -31,6 +47,11 @@ struct Environment: Hashable, Sendable {
     var refreshPending = false
     var terminal = false
     var failuresSinceProof: UInt8 = 0
+    /// Failures since the count may last have started again: a proof, or an intent the
+    /// specification lets restart it (`connect(to:)`, coming to the foreground). The
+    /// machine's count lies between this and `failuresSinceProof`. It saturates at 7 (a
+    /// lower bound stays a lower bound), so the packed word keeps room for the app's ping.
+    var failuresSinceIntent: UInt8 = 0
     var flaws: Flaws = []
     /// Flushes the live connection was asked for and has not answered.
     var flushes: UInt8 = 0
@@ -42,6 +63,20 @@ struct Environment: Hashable, Sendable {
     var background = false
     /// The endpoint (index) the app named in its last `connect(to:)`.
     var lastEndpoint: UInt8 = 0
+    /// The app reported the network path unviable (it said so last).
+    var pathDown = false
+
+    /// One more failure, on both counts (each saturates at `cap`, as the codebook's does).
+    mutating func countFailure(cap: Int) {
+        failuresSinceProof = min(failuresSinceProof + 1, UInt8(cap))
+        failuresSinceIntent = min(failuresSinceIntent + 1, UInt8(min(cap, 7)))
+    }
+
+    /// The connection proved itself: the count starts again.
+    mutating func restartFailureCount() {
+        failuresSinceProof = 0
+        failuresSinceIntent = 0
+    }
 
     static let connectTimeoutBit: UInt8 = 1
     static let heartbeatBit: UInt8 = 2
@@ -69,10 +104,12 @@ struct Environment: Hashable, Sendable {
         failuresSinceProof = UInt8((word >> 27) & 15)
         background = word & (1 << 31) != 0
         flaws = Self.flaws(word)
-        flushes = UInt8((word >> 52) & 7)
-        resumeOwed = word & (1 << 55) != 0
-        everOpen = word & (1 << 56) != 0
-        lastEndpoint = UInt8((word >> 57) & 1)
+        flushes = UInt8((word >> 54) & 7)
+        resumeOwed = word & (1 << 57) != 0
+        everOpen = word & (1 << 58) != 0
+        lastEndpoint = UInt8((word >> 59) & 1)
+        pathDown = word & (1 << 60) != 0
+        failuresSinceIntent = UInt8((word >> 61) & 7)
     }
 
     var word: UInt64 {
@@ -92,10 +129,12 @@ struct Environment: Hashable, Sendable {
         word |= UInt64(failuresSinceProof) << 27
         if background { word |= 1 << 31 }
         word |= UInt64(flaws.rawValue) << 32
-        word |= UInt64(flushes) << 52
-        if resumeOwed { word |= 1 << 55 }
-        if everOpen { word |= 1 << 56 }
-        word |= UInt64(lastEndpoint) << 57
+        word |= UInt64(flushes) << 54
+        if resumeOwed { word |= 1 << 57 }
+        if everOpen { word |= 1 << 58 }
+        word |= UInt64(lastEndpoint) << 59
+        if pathDown { word |= 1 << 60 }
+        word |= UInt64(failuresSinceIntent) << 61
         return word
     }
 
@@ -104,6 +143,12 @@ struct Environment: Hashable, Sendable {
 
     static func == (lhs: Environment, rhs: Environment) -> Bool { lhs.word == rhs.word }
     func hash(into hasher: inout Hasher) { hasher.combine(word) }
+
+    /// The app's ping, in the slot the bounds keep for it (``pingSlot``).
+    var ping: Ping {
+        get { Ping(rawValue: self[command: Self.pingSlot].rawValue) ?? .unasked }
+        set { self[command: Self.pingSlot] = Command(rawValue: newValue.rawValue) ?? .unissued }
+    }
 
     subscript(command index: Int) -> Command {
         get {
@@ -128,8 +173,8 @@ struct Environment: Hashable, Sendable {
 /// a flaw is a violation.
 struct Flaws: OptionSet, Hashable, Sendable {
     let rawValue: UInt32
-    /// The 20 bits the packed environment holds.
-    static let mask: UInt32 = (1 << 20) - 1
+    /// The 22 bits the packed environment holds.
+    static let mask: UInt32 = (1 << 22) - 1
     static let staleChangedMachine = Flaws(rawValue: 1 << 0)
     static let extraSocket = Flaws(rawValue: 1 << 1)
     static let openBeforeHandshake = Flaws(rawValue: 1 << 2)
@@ -148,4 +193,8 @@ struct Flaws: OptionSet, Hashable, Sendable {
     static let wrongEndpoint = Flaws(rawValue: 1 << 15)
     static let timerMisarmed = Flaws(rawValue: 1 << 16)
     static let expiredNotRefreshed = Flaws(rawValue: 1 << 17)
+    static let activeWithoutPath = Flaws(rawValue: 1 << 18)
+    static let pathReturnIgnored = Flaws(rawValue: 1 << 19)
+    static let attemptMisnumbered = Flaws(rawValue: 1 << 20)
+    static let pingMisanswered = Flaws(rawValue: 1 << 21)
 }

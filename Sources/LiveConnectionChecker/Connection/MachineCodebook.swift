@@ -1,7 +1,7 @@
 import Foundation
 import LiveConnection
 
-/// Encodes a ``ConnectionMachine`` into 48 bits and back, exactly, for the worlds the
+/// Encodes a ``ConnectionMachine`` into 59 bits and back, exactly, for the worlds the
 /// connection model explores.
 ///
 /// The machine's value holds strings (reasons, topics), arrays and a configuration; the
@@ -21,7 +21,11 @@ import LiveConnection
 /// endpoint 11–12, minted 13, failures 14–17, last delay 18–23, topics 24–31 (count +
 /// three 2-bit entries), last sequence 32–34, commands in flight 35–42, refresh in
 /// flight 43, flushes pending 44–46, has been open 47, the open state's attempt − 1 48–51,
-/// the close frame of a waiting, refreshing or stopped state 52–54, path viable 55.
+/// the close frame of a waiting, refreshing or stopped state 52–54, path viable 55, and 56
+/// for an open state's attempt below 1 (48–51 then hold −attempt): only a wrong machine
+/// names one, and the code keeps it so the properties judge it instead of the encoder trapping;
+/// the open state's app pings in flight 57–58 (how many times the model's one ping, p1, is
+/// listed: a wrong machine may list it twice, and the code keeps that too).
 struct MachineCodebook: Sendable {
     let configuration: ConnectionConfiguration
     let endpoints: [Endpoint]
@@ -38,6 +42,8 @@ struct MachineCodebook: Sendable {
     static let current = Generation(3)
     /// The generation number of the older connection the environment plays late callbacks from.
     static let older = Generation(2)
+    /// The one ping the model's app asks for.
+    static let ping = PingID(1)
 
     enum Kind: UInt64 {
         case idle, connecting, subscribing, open, openAwaitingPong, waiting, refreshing, backgrounded, stopped, offline
@@ -103,17 +109,20 @@ struct MachineCodebook: Sendable {
         let minted = field(code, 13, 1) == 1
         let generation = minted ? Self.current : Generation(0)
         let commands = list(field(code, 35, 8)).map { CommandID(UInt64($0 + 1)) }
-        let attempt = Int(field(code, 48, 4)) + 1
+        let attempt = field(code, 56, 1) == 1 ? -Int(field(code, 48, 4)) : Int(field(code, 48, 4)) + 1
         let close = field(code, 52, 3) == 0 ? nil : closes[Int(field(code, 52, 3)) - 1]
+        let pings = Array(repeating: Self.ping, count: Int(field(code, 57, 2)))
         let state: ConnectionMachine.State
         switch Kind(rawValue: field(code, 0, 4)) {
         case .idle: state = .idle
         case .connecting: state = .connecting(generation)
         case .subscribing: state = .subscribing(generation, flushesPending: Int(field(code, 44, 3)))
         case .open:
-            state = .open(generation, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: [])
+            state = .open(
+                generation, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: pings)
         case .openAwaitingPong:
-            state = .open(generation, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: [])
+            state = .open(
+                generation, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings)
         case .waiting: state = .waiting(reason: reason, close: close)
         case .refreshing: state = .refreshing(reason: reason, close: close)
         case .backgrounded: state = .backgrounded
@@ -147,10 +156,16 @@ struct MachineCodebook: Sendable {
         case .connecting: kind = .connecting
         case .subscribing: kind = .subscribing
         case .open(_, let attempt, let awaiting, _, let pings):
-            // The model's app never pings: there is nothing to pack.
-            precondition(pings.isEmpty, "app pings \(pings) in the connection model, which has no app pings")
+            // The model's app asks for one ping, p1.
+            precondition(
+                pings.allSatisfy { $0 == Self.ping }, "app pings \(pings) in a model whose app asks for p1 only")
+            code |= UInt64(min(pings.count, 3)) << 57
             kind = awaiting ? .openAwaitingPong : .open
-            code |= UInt64(min(attempt - 1, failureCap)) << 48
+            if attempt >= 1 {
+                code |= UInt64(min(attempt - 1, failureCap)) << 48
+            } else {
+                code |= 1 << 56 | UInt64(min(-attempt, 15)) << 48
+            }
         case .waiting(let why, let frame): kind = .waiting; reason = why; close = frame
         case .refreshing(let why, let frame): kind = .refreshing; reason = why; close = frame
         case .backgrounded: kind = .backgrounded
@@ -227,6 +242,7 @@ struct MachineCodebook: Sendable {
     }
     static func topicCount(_ code: UInt64) -> Int { Int((code >> 24) & 3) }
     static func commandsInFlight(_ code: UInt64) -> Int { Int((code >> 35) & 3) }
+    static func pingsInFlight(_ code: UInt64) -> Int { Int((code >> 57) & 3) }
     static func lastSequence(_ code: UInt64) -> UInt64 { (code >> 32) & 7 }
 
     private func field(_ code: UInt64, _ offset: UInt64, _ width: UInt64) -> UInt64 {

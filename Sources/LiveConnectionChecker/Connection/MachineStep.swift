@@ -24,7 +24,9 @@ enum Role: UInt8, Sendable {
 
 /// An effect, reduced to what the environment tracks.
 enum MicroEffect: Sendable {
-    enum Timer: UInt8, Sendable { case retry, connectTimeout, heartbeat, pongDeadline }
+    enum Timer: UInt8, Sendable { case retry, connectTimeout, heartbeat, pongDeadline, pingDeadline }
+    /// How an app ping was answered.
+    enum PingAnswer: UInt8, Sendable { case alive, noAnswer, failed }
 
     /// Open a connection to the codebook's endpoint of this index (`unknownEndpoint`: none of them).
     case open(Role, endpoint: UInt8)
@@ -34,13 +36,20 @@ enum MicroEffect: Sendable {
     case resume(Role)
     case command(Int, Role)
     case ping(Role)
+    /// The app's ping sent on a connection.
+    case sendPing(Role)
+    /// The app's ping answered.
+    case answerPing(PingAnswer)
     case arm(Timer, Role, delay: Duration)
     case disarm(Timer, Role)
     case refresh
     case complete(Int)
     case flush(Role)
     case deliver
-    case reportOpen
+    /// An open phase, with the attempt it names.
+    case reportOpen(attempt: Int)
+    /// A connecting phase, with the attempt it names.
+    case reportConnecting(attempt: Int)
     /// A waiting phase: one more failure (except after a successful refresh).
     case reportWaiting
     case report
@@ -118,10 +127,15 @@ struct MachineStepper: Sendable {
             case .flush(let g): return .flush(role(g))
             case .deliverMessage: return .deliver
             case .reportGap: return .report
-            case .sendPing, .completePing:
-                // The model's app never pings (the random walk and the simulator judge pings).
-                preconditionFailure("app ping effect \(effect) in the connection model, which has no app pings")
-            case .report(.open): return .reportOpen
+            case .sendPing(let g, _): return .sendPing(role(g))
+            case .completePing(_, let outcome):
+                switch outcome {
+                case .alive: return .answerPing(.alive)
+                case .noAnswer: return .answerPing(.noAnswer)
+                case .failed: return .answerPing(.failed)
+                }
+            case .report(.open(let attempt)): return .reportOpen(attempt: attempt)
+            case .report(.connecting(let attempt)): return .reportConnecting(attempt: attempt)
             case .report(.waiting): return .reportWaiting
             case .report: return .report
             }
@@ -142,7 +156,7 @@ struct MachineStepper: Sendable {
         case .connectTimeout(let g): (.connectTimeout, g)
         case .heartbeat(let g): (.heartbeat, g)
         case .pongDeadline(let g): (.pongDeadline, g)
-        case .pingDeadline(let id): preconditionFailure("ping deadline \(id) in the connection model, which has no app pings")
+        case .pingDeadline: (.pingDeadline, nil)
         }
     }
 

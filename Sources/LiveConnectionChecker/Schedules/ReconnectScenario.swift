@@ -1,6 +1,6 @@
+import Foundation
 import LiveConnection
 public import LiveConnectionSimulator
-import Foundation
 import Synchronization
 
 /// A small scenario of the real `ConnectionManager` for schedule exploration: subscribe,

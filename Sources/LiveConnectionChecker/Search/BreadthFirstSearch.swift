@@ -138,7 +138,9 @@ import LiveConnection
                 let index = Int(order[position])
                 let state = view[index]
                 // The lowest index of the level that fails (the order is not index order).
-                if let violation = evaluator.firstViolation(state, memo: &memo, scratch: &scratch), index < found?.index ?? .max {
+                if let violation = evaluator.firstViolation(state, memo: &memo, scratch: &scratch),
+                    index < found?.index ?? .max
+                {
                     found = (index, violation.property, violation.message)
                 }
                 if reached != evaluator.allReached {
@@ -277,7 +279,8 @@ import LiveConnection
         }
         let counterexample = ModelChecker.counterexample(model: model, path: path.reversed(), initial: states[current])
         let property = evaluator.properties[property]
-        return PropertyViolation(property: property.name, kind: property.kind, message: message, counterexample: counterexample)
+        return PropertyViolation(
+            property: property.name, kind: property.kind, message: message, counterexample: counterexample)
     }
 }
 

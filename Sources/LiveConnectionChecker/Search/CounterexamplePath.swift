@@ -58,7 +58,9 @@ public struct PropertyViolation<M: Model>: Sendable {
     /// The path to the failure (for `sometimes`, empty: there is no single witness).
     public var counterexample: CounterexamplePath<M>
 
-    @usableFromInline init(property: String, kind: Property<M>.Kind, message: String, counterexample: CounterexamplePath<M>) {
+    @usableFromInline init(
+        property: String, kind: Property<M>.Kind, message: String, counterexample: CounterexamplePath<M>
+    ) {
         self.property = property
         self.kind = kind
         self.message = message

@@ -1,4 +1,3 @@
-
 /// Stores one breadth-first level's new states: deduplicates the workers' candidates
 /// per table shard in parallel, numbers the survivors in canonical order, and stores
 /// and inserts them per shard in parallel.
@@ -28,7 +27,8 @@
     @usableFromInline let limit: Int
 
     @inlinable init(
-        outputs: [WorkerOutput<M>], parentLevel: Range<Int>, states: ChunkedArray<M.State>, parents: ChunkedArray<UInt32>,
+        outputs: [WorkerOutput<M>], parentLevel: Range<Int>, states: ChunkedArray<M.State>,
+        parents: ChunkedArray<UInt32>,
         ordinals: ChunkedArray<UInt16>, table: StateTable, model: M, threads: Int, limit: Int
     ) {
         self.outputs = outputs

@@ -28,7 +28,8 @@ public struct ModelChecker<M: Model>: Sendable {
     }
 
     /// Rebuilds the path to `target` by replaying emission ordinals from its root.
-    @inlinable static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State) -> CounterexamplePath<M>
+    @inlinable static func counterexample(model: M, path: [(parent: M.State, ordinal: Int)], initial: M.State)
+        -> CounterexamplePath<M>
     {
         var memo = model.makeMemo()
         var steps: [CounterexamplePath<M>.Step] = []

@@ -50,7 +50,9 @@
     /// whole reachable space (the model cannot do that thing); after a depth or state bound
     /// it is "not reached within the bound" — the goal may lie just beyond it.
     @inlinable func verdict(reached: UInt64, statistics: SearchStatistics, initial: M.State) -> CheckResult<M>.Outcome {
-        let unreached = sometimes.enumerated().filter { reached & (1 << UInt64($0.offset)) == 0 }.map { properties[$0.element] }
+        let unreached = sometimes.enumerated().filter { reached & (1 << UInt64($0.offset)) == 0 }.map {
+            properties[$0.element]
+        }
         guard let first = unreached.first else { return .passed }
         guard statistics.exhausted && !statistics.depthBoundHit else {
             return .notReachedWithinBound(unreached.map(\.name))

@@ -75,7 +75,8 @@ public struct CounterexampleTrace: Sendable {
 
     /// The input of a run log line `<time> input <input> -> <effects>`.
     static func input(ofLogLine line: String) -> String? {
-        guard let start = line.range(of: " input "), let end = line.range(of: " -> ", range: start.upperBound..<line.endIndex)
+        guard let start = line.range(of: " input "),
+            let end = line.range(of: " -> ", range: start.upperBound..<line.endIndex)
         else { return nil }
         return String(line[start.upperBound..<end.lowerBound])
     }

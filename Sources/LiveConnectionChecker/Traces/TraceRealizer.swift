@@ -19,7 +19,12 @@ import LiveConnectionSimulator
 /// - a ping whose pong the model never delivers is held back by freezing the network
 ///   until that connection is gone;
 /// - transport completions (flush, send), resume replays and credential refreshes happen
-///   by themselves; late callbacks become `stale` actions.
+///   by themselves;
+/// - a late callback is armed on the socket it comes from, before the step that ends that
+///   socket (a late open before the step that requests it): `stale KIND after=D`, where D
+///   is how long after the socket's close the model delivers it. The old connection then
+///   delivers it on its own stream, through the shell's receive loop or ping task, as a
+///   real socket whose closing handshake lingers does.
 ///
 /// After the last step the run goes on for ``aftermath``, with hung handshakes released
 /// and everything else as the counterexample left it, so that the simulator's timed
@@ -46,10 +51,21 @@ struct TraceRealizer {
     private var timers: [(timer: TimerID, due: Duration)] = []
     private var requestedAt: [Generation: Duration] = [:]
     private var pingedAt: [Generation: Duration] = [:]
+    private var appPingedAt: [Generation: Duration] = [:]
     private var lastServerSend: Duration = .zero
     /// The connection whose pong a freeze holds back, and when the freeze began.
     private var frozen: (g: Generation, since: Duration)?
     private var subscribed: [String] = []
+    /// Where each step began: the length of the schedule then, and the instant.
+    private var stepStart: (index: Int, at: Duration) = (0, .zero)
+    /// Per generation: where the step that requested its socket began.
+    private var requested: [Generation: (index: Int, at: Duration)] = [:]
+    /// Per generation: where the step that closed its socket began, and its instant.
+    private var closed: [Generation: (index: Int, at: Duration, closedAt: Duration)] = [:]
+    /// Generations whose handshake the model completed.
+    private var opened: Set<Generation> = []
+    /// Late callbacks to arm, each before the schedule entry at `index` (placed in the schedule at the end).
+    private var arms: [(index: Int, action: ScheduledAction)] = []
 
     init(steps: [ConnectionReplay.Step], endpoints: [Endpoint], feedTopic: String, aftermath: Duration) {
         self.steps = steps
@@ -66,11 +82,14 @@ struct TraceRealizer {
         emit(.setLatency(Self.latency), at: .zero)
         emit(.hangHandshakes(true), at: .zero)
         for index in steps.indices {
+            stepStart = (schedule.count, now)
             place(steps[index])
             for effect in steps[index].effects { follow(effect, after: index) }
         }
         lastStep = now
         emit(.hangHandshakes(false), at: now + Self.latency)
+        // The arms go in last, each before the step it must precede (the trace sorts stably by time).
+        for arm in arms.reversed() { schedule.insert(arm.action, at: arm.index) }
     }
 
     // MARK: Steps
@@ -98,8 +117,7 @@ struct TraceRealizer {
             emit(.connect(endpoint: index), at: now)
         case .disconnect: emit(.disconnect, at: now)
         case .setForeground(let foreground): emit(foreground ? .foreground : .background, at: now)
-        case .setPathViable:
-            gap(step, "a network path report (the connection model offers none yet)")
+        case .setPathViable(let viable): emit(.path(viable: viable), at: now)
         case .subscribe(let topic):
             emit(.subscribe(topic), at: now)
             if !subscribed.contains(topic) { subscribed.append(topic) }
@@ -108,6 +126,7 @@ struct TraceRealizer {
             subscribed.removeAll { $0 == topic }
         case .send(let id): emit(.send(text: "command \(id.rawValue)"), at: now)
         case .opened(let g):
+            opened.insert(g)
             let completes = advance(to: (requestedAt[g] ?? now) + l * 2, step: step, what: "the handshake completes")
             emit(.hangHandshakes(false), at: completes)
             emit(.hangHandshakes(true), at: completes + l / 2)
@@ -116,7 +135,9 @@ struct TraceRealizer {
             // The status was set when the socket was requested; the answer comes one round trip later.
             let answered = (requestedAt[g] ?? now) + l * 2
             if answered < now {
-                gap(step, "the server answers \(g)'s handshake at \(answered.traceFormatted), before this step's instant")
+                gap(
+                    step,
+                    "the server answers \(g)'s handshake at \(answered.traceFormatted), before this step's instant")
             }
             _ = advance(to: answered, step: step, what: "the handshake fails")
         case .pong(let g):
@@ -132,8 +153,14 @@ struct TraceRealizer {
             _ = advance(to: now + l, step: step, what: "the reset arrives")
         case .sendCompleted, .flushed:
             break  // The simulated transport completes a write as it takes it.
-        case .ping, .pingAnswered:
-            gap(step, "an app ping (the connection model has none)")
+        case .ping(_, let timeout): emit(.ping(timeout: timeout), at: now)
+        case .pingAnswered(let g, _):
+            // The server answers at once: the pong is back one round trip after the ping left.
+            let arrives = (appPingedAt[g] ?? now) + l * 2
+            if arrives < now {
+                gap(step, "the app ping's pong arrives at \(arrives.traceFormatted), before this step's instant")
+            }
+            _ = advance(to: arrives, step: step, what: "the app ping's pong arrives")
         case .timerFired(let timer):
             guard let due = timers.first(where: { $0.timer == timer })?.due else {
                 return gap(step, "timer \(timer) fires but is not armed")
@@ -146,16 +173,29 @@ struct TraceRealizer {
     }
 
     private mutating func placeLate(_ input: Input, step: Int) {
+        guard let g = input.generation else { return gap(step, "a late \(input) of no generation") }
         let kind: StaleCallback
         switch input {
-        case .opened: kind = .open
+        case .opened:
+            // The attempt's handshake completes although the shell gave it up: armed before
+            // the step that requested it, so it is the next attempt the network sees.
+            guard let request = requested[g] else { return gap(step, "a late open of \(g), never requested") }
+            arms.append((request.index, ScheduledAction(at: request.at, .deliverStale(.open))))
+            return
         case .received: kind = .message
         case .failed: kind = .error
         case .closedByPeer: kind = .close
         case .pong: kind = .pong
-        default: return gap(step, "a late \(input) (the simulator delivers late opens, messages, errors, closes, pongs)")
+        default:
+            return gap(step, "a late \(input) (the simulator delivers late opens, messages, errors, closes, pongs)")
         }
-        emit(.deliverStale(kind), at: now)
+        guard opened.contains(g), let close = closed[g] else {
+            return gap(step, "a late \(input) of \(g), which never held an open socket that closed")
+        }
+        // Armed while the socket is held, before the step that closes it; its close lingers
+        // until this step's instant.
+        let linger = now - close.closedAt
+        arms.append((close.index, ScheduledAction(at: close.at, .deliverStale(kind, after: linger))))
     }
 
     // MARK: Effects
@@ -170,6 +210,7 @@ struct TraceRealizer {
             timers.removeAll { $0.timer == timer }
         case .openConnection(let g, _):
             requestedAt[g] = now
+            requested[g] = stepStart
             // The socket's fate is the first thing the model does with it.
             if let status = handshakeFailure(of: g, after: index) {
                 emit(.failHandshakes(status: status), at: now + l)
@@ -177,11 +218,12 @@ struct TraceRealizer {
             }
         case .ping(let g):
             pingedAt[g] = now
-            if !pongArrives(for: g, after: index) {
-                emit(.freeze, at: now + l)
-                frozen = (g, now + l)
-            }
+            if !pongArrives(for: g, after: index) { holdPongs(of: g) }
+        case .sendPing(let g, _):
+            appPingedAt[g] = now
+            if !pongArrives(for: g, after: index, app: true) { holdPongs(of: g) }
         case .closeConnection(let g, _, _):
+            closed[g] = (stepStart.index, stepStart.at, now)
             if let hold = frozen, hold.g == g {
                 emit(.thaw, at: max(now, hold.since) + l / 2)
                 frozen = nil
@@ -200,10 +242,19 @@ struct TraceRealizer {
         return nil
     }
 
-    /// Whether the model delivers `g`'s pong before the connection goes.
-    private func pongArrives(for g: Generation, after index: Int) -> Bool {
+    /// Freezes the network one latency from now, so `g`'s pongs never come back.
+    private mutating func holdPongs(of g: Generation) {
+        guard frozen?.g != g else { return }
+        emit(.freeze, at: now + Self.latency)
+        frozen = (g, now + Self.latency)
+    }
+
+    /// Whether the model delivers `g`'s pong (of the heartbeat, or of the app's ping) before
+    /// the connection goes.
+    private func pongArrives(for g: Generation, after index: Int, app: Bool = false) -> Bool {
         for step in steps[(index + 1)...] {
-            if case .input(.pong(g)) = step.action { return true }
+            if !app, case .input(.pong(g)) = step.action { return true }
+            if app, case .input(.pingAnswered(g, _)) = step.action { return true }
             if step.effects.contains(where: { if case .closeConnection(g, _, _) = $0 { true } else { false } }) {
                 return false
             }

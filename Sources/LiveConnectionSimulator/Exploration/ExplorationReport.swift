@@ -112,7 +112,8 @@ public struct ExplorationReport: Codable, Equatable, Sendable {
                     seed: failure.seed,
                     violations: failure.violations.map {
                         ViolationRecord(
-                            invariant: $0.invariant.name, atNanoseconds: $0.at.sinceStart.nanoseconds, detail: $0.detail)
+                            invariant: $0.invariant.name, atNanoseconds: $0.at.sinceStart.nanoseconds, detail: $0.detail
+                        )
                     },
                     deadlocked: failure.deadlocked, divergence: failure.divergence, replay: replay(failure.seed))
             })
@@ -201,9 +202,9 @@ extension ExplorationReport.Results {
     }
 
     /// Sorted, disjoint ranges with adjacent ones joined; an overlap is an error.
-    static func join(_ a: [ExplorationReport.SeedRange], _ b: [ExplorationReport.SeedRange]) throws(
-        ExplorationReport.ReportError
-    ) -> [ExplorationReport.SeedRange] {
+    static func join(_ a: [ExplorationReport.SeedRange], _ b: [ExplorationReport.SeedRange]) throws(ExplorationReport
+        .ReportError) -> [ExplorationReport.SeedRange]
+    {
         var joined: [ExplorationReport.SeedRange] = []
         for range in (a + b).sorted(by: { $0.from < $1.from }) {
             guard let last = joined.last else {

@@ -45,7 +45,9 @@ public struct Explorer: Sendable {
     /// Runs every seed; `progress` is called from worker threads after each run with the
     /// number of runs finished and the failures so far.
     public func run(progress: (@Sendable (_ finished: Int, _ failed: Int) -> Void)? = nil) -> ExplorationSummary {
-        let (variant, generator, failureLimit, checksDeterminism) = (variant, generator, failureLimit, checksDeterminism)
+        let (variant, generator, failureLimit, checksDeterminism) = (
+            variant, generator, failureLimit, checksDeterminism
+        )
         return SeedWorkers(seeds: seeds, threads: threads).run(
             start: { ExplorationSummary(variant: variant.name) },
             seed: { seed, summary in
@@ -83,8 +85,11 @@ extension Explorer {
         if first.log.count != second.log.count {
             return "the logs have \(first.log.count) and \(second.log.count) lines"
         }
-        if first.jobsRun != second.jobsRun || first.invariantChecks != second.invariantChecks || first.inputs != second.inputs {
-            return "same log, but \(first.jobsRun)/\(second.jobsRun) jobs, \(first.invariantChecks)/\(second.invariantChecks) checks, "
+        if first.jobsRun != second.jobsRun || first.invariantChecks != second.invariantChecks
+            || first.inputs != second.inputs
+        {
+            return
+                "same log, but \(first.jobsRun)/\(second.jobsRun) jobs, \(first.invariantChecks)/\(second.invariantChecks) checks, "
                 + "\(first.inputs)/\(second.inputs) inputs"
         }
         return nil

@@ -14,8 +14,6 @@ final class RunRecorder: Sendable {
         var lines: [String] = []
         var inputs = 0
         var faults = FaultCounts()
-        var live: Generation?
-        var lastClosed: Generation?
     }
 
     private let state = Mutex(State())
@@ -31,22 +29,11 @@ final class RunRecorder: Sendable {
     var inputs: Int { state.withLock { $0.inputs } }
     var faults: FaultCounts { state.withLock { $0.faults } }
 
-    /// The most recently ended generation, if it is not the live one: where a stale callback comes from.
-    var staleGeneration: Generation? { state.withLock { $0.lastClosed } }
-
     func observe(_ input: Input, _ effects: [Effect]) {
-        let line = recordsLog ? "\(clock.now) input \(input) -> \(effects.map(\.description).joined(separator: "; "))" : nil
+        let line =
+            recordsLog ? "\(clock.now) input \(input) -> \(effects.map(\.description).joined(separator: "; "))" : nil
         state.withLock { state in
             state.inputs += 1
-            for effect in effects {
-                switch effect {
-                case .openConnection(let g, _): state.live = g
-                case .closeConnection(let g, _, _):
-                    if state.live == g { state.live = nil }
-                    state.lastClosed = g
-                default: break
-                }
-            }
             if let line { state.lines.append(line) }
         }
     }
@@ -81,16 +68,19 @@ func describe(_ action: SimulationAction) -> String {
     case .restartServer: "restart"
     case .setIdleTimeout(let timeout): "idle-timeout \(timeout.map(\.traceFormatted) ?? "off")"
     case .hostile(let behaviour): "hostile \(behaviour?.traceWords ?? "off")"
-    case .deliverStale(let callback): "stale \(callback.rawValue)"
+    case .deliverStale(let callback, let linger):
+        "stale \(callback.rawValue)" + (linger == .zero ? "" : " after \(linger.traceFormatted)")
     case .duplicateNextCallback: "duplicate-next"
     case .delaySendCompletion: "delay-send-completion"
     case .background: "background"
     case .foreground: "foreground"
     case .connect(let endpoint): "connect \(endpoint)"
     case .disconnect: "disconnect"
+    case .disconnectWith(let code, let reason): "disconnect \(code.rawValue) \(reason)"
     case .send(let text): "send \(text)"
     case .ping(let timeout): "ping \(timeout.traceFormatted)"
     case .subscribe(let topic): "subscribe \(topic)"
     case .unsubscribe(let topic): "unsubscribe \(topic)"
+    case .path(let viable): viable ? "path viable" : "path unviable"
     }
 }

@@ -1,4 +1,3 @@
-
 /// What one ``SimulationRun`` produced: its event log, what it injected, what it checked
 /// and what it found.
 ///

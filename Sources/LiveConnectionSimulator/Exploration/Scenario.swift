@@ -39,7 +39,8 @@ public struct Scenario: Hashable, Sendable {
 
     public init(
         seed: UInt64, configuration: ConnectionConfiguration, strategy: StrategyChoice, duration: Duration,
-        faults: FaultMix = FaultMix(rates: []), schedule: [ScheduledAction], managerSeed: UInt64, managerWords: [UInt64] = [],
+        faults: FaultMix = FaultMix(rates: []), schedule: [ScheduledAction], managerSeed: UInt64,
+        managerWords: [UInt64] = [],
         logCapacity: Int = 1_000, feedTopic: String = "feed"
     ) {
         self.managerWords = managerWords

@@ -1,6 +1,5 @@
 import LiveConnection
 import Synchronization
-import LiveServerContract
 
 /// Runs one ``Scenario``: a `ConnectionManager` against a ``SimulatedNetwork`` on a
 /// ``VirtualClock``, with a driver applying the schedule and an ``InvariantMonitor``
@@ -50,7 +49,11 @@ public struct SimulationRun: Sendable {
         let recorder = RunRecorder(clock: clock, recordsLog: recordsLog)
         let (jobs, spawner) = AsyncStream.makeStream(of: Job.self)
         let stops = stopsAtFirstViolation
-        let monitor = InvariantMonitor(configuration: scenario.configuration, network: network, clock: clock) {
+        // The identity server: a fresh token per fetch, after an expiry or before every connect.
+        let issuer = CredentialsIssuer()
+        let monitor = InvariantMonitor(
+            configuration: scenario.configuration, network: network, clock: clock, credentials: issuer
+        ) {
             if stops { spawner.finish() }
         }
         let logic = variant.logic(for: scenario.configuration)
@@ -62,7 +65,7 @@ public struct SimulationRun: Sendable {
             let manager = ConnectionManager(
                 configuration: scenario.configuration, transport: network, clock: clock,
                 random: ScriptedWords(scenario.managerWords, then: Xoshiro256StarStar(seed: scenario.managerSeed)),
-                logic: logic,
+                credentials: issuer.provider, logic: logic,
                 observer: { input, effects in
                     recorder.observe(input, effects)
                     if checks { monitor.observe(input, effects) }
@@ -87,7 +90,9 @@ public struct SimulationRun: Sendable {
             }
         }
         if checks { monitor.finish() }
-        for violation in monitor.violations { recorder.note("violation \(violation.invariant.name): \(violation.detail)") }
+        for violation in monitor.violations {
+            recorder.note("violation \(violation.invariant.name): \(violation.detail)")
+        }
         recorder.note("end")
         return RunResult(
             seed: scenario.seed, variant: variant.name, log: recorder.lines, violations: monitor.violations,
@@ -105,7 +110,9 @@ struct Driver: Sendable {
     let monitor: InvariantMonitor?
     let clock: VirtualClock
 
-    func run(manager: ConnectionManager, spawn: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void) async {
+    func run(manager: ConnectionManager, spawn: @escaping @Sendable (@escaping @Sendable () async -> Void) -> Void)
+        async
+    {
         let start = clock.now
         // Actions at or after the end are not applied (a hand-written or edited schedule may have them).
         for scheduled in scenario.schedule where scheduled.at < scenario.duration {
@@ -133,11 +140,22 @@ struct Driver: Sendable {
         var applied = true
         switch action {
         case _ where network.apply(action): break
-        case .deliverStale(let callback): applied = await deliverStale(callback, to: manager)
+        case .deliverStale(let callback, let linger): applied = network.armLateCallback(callback, after: linger)
         case .background: await manager.setForeground(false)
         case .foreground: await manager.setForeground(true)
         case .connect(let endpoint): await manager.connect(to: Scenario.endpoint(endpoint))
-        case .disconnect: await manager.disconnect()
+        case .disconnect:
+            monitor?.appDisconnects(with: Specification.plainDisconnectClose)
+            await manager.disconnect()
+        case .disconnectWith(let code, let reason):
+            monitor?.appDisconnects(with: CloseFrame(code: code, reason: reason))
+            do throws(CloseRequestError) {
+                try await manager.disconnect(code: code, reason: reason)
+            } catch {
+                monitor?.appDisconnects(with: nil)
+                applied = false
+                recorder.note("disconnect refused: \(error)")
+            }
         case .send(let text):
             let recorder = self.recorder
             spawn {
@@ -156,34 +174,12 @@ struct Driver: Sendable {
             }
         case .subscribe(let topic): await manager.subscribe(topic)
         case .unsubscribe(let topic): await manager.unsubscribe(topic)
+        case .path(let viable):
+            // The network first, then the app's path monitor, in the same instant.
+            network.setPathAvailable(viable)
+            await manager.setPathViable(viable)
         default: preconditionFailure("\(action) is a network action, applied above")
         }
         recorder.action(action, applied: applied)
-    }
-
-    /// A stale callback, two ways: the connection held now is armed to deliver one late,
-    /// through the shell's own receive loop or ping task, when it is torn down; and the
-    /// most recently ended generation delivers one now, after the manager moved on.
-    private func deliverStale(_ callback: StaleCallback, to manager: ConnectionManager) async -> Bool {
-        let armed = callback == .error || callback == .open ? false : network.armLateCallback(callback)
-        guard let old = recorder.staleGeneration else { return armed }
-        switch callback {
-        case .message:
-            let sequence = network.lastSequence
-            let message: Message =
-                sequence > 0
-                ? LiveContract.Entry(sequence: sequence, topic: scenario.feedTopic, text: "late").message
-                : .text(#"{"topic":"\#(scenario.feedTopic)","text":"late"}"#)
-            await manager.inject(message: message, from: old)
-        case .error:
-            await manager.inject(.failed(old, .reset(errno: "ECONNRESET")))
-        case .close:
-            await manager.inject(.closedByPeer(old, code: .internalError, reason: "late close"))
-        case .pong:
-            await manager.inject(.pong(old))
-        case .open:
-            await manager.inject(.opened(old))
-        }
-        return true
     }
 }

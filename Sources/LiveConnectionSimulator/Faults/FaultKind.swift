@@ -5,7 +5,7 @@ import LiveConnection
 /// ```swift
 /// FaultKind(of: .resetConnection)      // .reset
 /// FaultKind(of: .deliverStale(.pong))  // .staleCallback
-/// FaultKind.allCases.count             // 20
+/// FaultKind.allCases.count             // 23
 /// ```
 ///
 /// Kinds group the ``SimulationAction``s a generator schedules together (a freeze and
@@ -43,6 +43,9 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
     /// The app pings the server (`manager.ping(timeout:)`). After the hostile server, for
     /// the same reason: earlier seeds keep every action they had, and gain the pings.
     case appPing
+    /// The device loses its network path and regains it; the app's path monitor tells the
+    /// manager each time. Last, for the same reason as the two before it.
+    case networkPath
 
     /// The kind an action belongs to (`nil` for the run's opening intents).
     public init?(of action: SimulationAction) {
@@ -63,11 +66,12 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
         case .duplicateNextCallback: self = .duplicateFrame
         case .delaySendCompletion: self = .delayedSend
         case .background, .foreground: self = .background
-        case .disconnect: self = .disconnect
+        case .disconnect, .disconnectWith: self = .disconnect
         case .connect: self = .endpointSwitch
         case .send: self = .commands
         case .ping: self = .appPing
         case .subscribe, .unsubscribe: self = .subscriptionChurn
+        case .path: self = .networkPath
         }
     }
 

@@ -65,4 +65,3 @@ public struct FaultMix: Hashable, Sendable {
         return .milliseconds(Int64((value * 1000).rounded()))
     }
 }
-

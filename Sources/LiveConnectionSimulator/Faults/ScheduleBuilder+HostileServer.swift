@@ -14,8 +14,12 @@ extension ScheduleBuilder {
         func behaviour(terminal: Bool) -> (on: SimulationAction, off: SimulationAction) {
             switch random.uniform(below: 4) {
             case 0:
-                let codes: [CloseCode] = terminal ? [.normal, .internalError, .tokenExpired, .forbidden] : [.normal, .internalError, .tokenExpired]
-                return (.hostile(.acceptThenClose(codes[Int(random.uniform(below: UInt64(codes.count)))])), .hostile(nil))
+                let codes: [CloseCode] =
+                    terminal
+                    ? [.normal, .internalError, .tokenExpired, .forbidden] : [.normal, .internalError, .tokenExpired]
+                return (
+                    .hostile(.acceptThenClose(codes[Int(random.uniform(below: UInt64(codes.count)))])), .hostile(nil)
+                )
             case 1:
                 // Answers 401 (credentials expired) to every handshake, refresh or not.
                 return (.failHandshakes(status: 401), .failHandshakes(status: nil))

@@ -53,10 +53,15 @@ struct ScheduleBuilder {
         }
         switch kind {
         case .refuse:
-            return [at(.zero, .refuseConnections(true)), at(hold(.seconds(1), .seconds(60)), .refuseConnections(false))]
+            return [
+                at(.zero, .refuseConnections(true)), at(hold(.seconds(1), .seconds(60)), .refuseConnections(false)),
+            ]
         case .handshakeFailure:
             let status = pick([401, 403, 500, 503])
-            var result = [at(.zero, .failHandshakes(status: status)), at(hold(.seconds(1), .seconds(60)), .failHandshakes(status: nil))]
+            var result = [
+                at(.zero, .failHandshakes(status: status)),
+                at(hold(.seconds(1), .seconds(60)), .failHandshakes(status: nil)),
+            ]
             // 403 stops the manager; the user tries again later.
             if status == 403 { result.append(at(hold(.seconds(61), .seconds(120)), .connect(endpoint: 0))) }
             return result
@@ -67,7 +72,10 @@ struct ScheduleBuilder {
             return [at(.zero, .closeConnection(code: code, reason: "server close"))]
         case .terminalClose:
             let code = pick([CloseCode.forbidden, .policyViolation])
-            return [at(.zero, .closeConnection(code: code, reason: "go away")), at(hold(.seconds(1), .seconds(60)), .connect(endpoint: 0))]
+            return [
+                at(.zero, .closeConnection(code: code, reason: "go away")),
+                at(hold(.seconds(1), .seconds(60)), .connect(endpoint: 0)),
+            ]
         case .reset:
             return [at(.zero, .resetConnection)]
         case .freeze:
@@ -81,7 +89,9 @@ struct ScheduleBuilder {
             return [at(.zero, .restartServer)]
         case .idleTimeout:
             let timeoutValue = hold(p / 2, p * 3)
-            return [at(.zero, .setIdleTimeout(timeoutValue)), at(hold(.seconds(30), .seconds(300)), .setIdleTimeout(nil))]
+            return [
+                at(.zero, .setIdleTimeout(timeoutValue)), at(hold(.seconds(30), .seconds(300)), .setIdleTimeout(nil)),
+            ]
         case .staleCallback:
             return [at(.zero, .deliverStale(pick(StaleCallback.swarm)))]
         case .duplicateFrame:
@@ -107,6 +117,11 @@ struct ScheduleBuilder {
             return [at(.zero, .broadcast(topic: feedTopic, text: "m\(number)"))]
         case .hostileServer:
             return hostileServer(at: t, using: &random)
+        case .networkPath:
+            // Blips shorter than T (an open connection survives its probe) and outages
+            // longer than P + T (it is found dead, and the manager waits offline).
+            let upper = max((p + timeout) * 3, .seconds(120))
+            return [at(.zero, .path(viable: false)), at(hold(.milliseconds(100), upper), .path(viable: true))]
         }
     }
 

@@ -43,6 +43,12 @@ public struct Invariant: Hashable, Sendable, Comparable, CustomStringConvertible
     public static let expiredCredentialsRefreshed = Invariant(.expiredCredentialsRefreshed)
     public static let eventsFollowTheMachine = Invariant(.eventsFollowTheMachine)
     public static let pingsAnsweredOnce = Invariant(.pingsAnsweredOnce)
+    public static let quietWithoutPath = Invariant(.quietWithoutPath)
+    public static let reconnectsWhenPathReturns = Invariant(.reconnectsWhenPathReturns)
+    public static let givesUpAtTheLimit = Invariant(.givesUpAtTheLimit)
+    public static let freshCredentialsPerHandshake = Invariant(.freshCredentialsPerHandshake)
+    public static let disconnectClosesAsAsked = Invariant(.disconnectClosesAsAsked)
+    public static let closeReachesTheApp = Invariant(.closeReachesTheApp)
 
     /// Every invariant, in the order reports list them.
     public static let all: [Invariant] = [
@@ -50,6 +56,8 @@ public struct Invariant: Hashable, Sendable, Comparable, CustomStringConvertible
         .backoffWithinPolicy, .quietAfterStop, .commandsAtMostOnce, .exactlyOnceInOrder,
         .reportedStateIsTrue, .eventuallyOpen, .noHotLoop, .endpointOfLastConnect, .quietInBackground,
         .timersArmedAsConfigured, .expiredCredentialsRefreshed, .eventsFollowTheMachine, .pingsAnsweredOnce,
+        .quietWithoutPath, .reconnectsWhenPathReturns, .givesUpAtTheLimit, .freshCredentialsPerHandshake,
+        .disconnectClosesAsAsked, .closeReachesTheApp,
     ]
 
     /// The invariant with this name.

@@ -29,15 +29,18 @@ public final class InvariantMonitor: Sendable {
     ///     independently of the code under judgement.
     ///   - network: the simulated network whose truth the invariants compare with.
     ///   - clock: the run's virtual clock.
+    ///   - credentials: the issuer behind the manager's credentials provider, if it has one:
+    ///     `fresh-credentials-per-handshake` is judged only with it.
     ///   - onViolation: called (outside any lock) after the first violation of each
     ///     invariant; a run uses it to stop early.
     public convenience init(
         configuration: ConnectionConfiguration, specification: Specification = .seedDocuments,
-        network: SimulatedNetwork, clock: VirtualClock, onViolation: @escaping @Sendable () -> Void = {}
+        network: SimulatedNetwork, clock: VirtualClock, credentials: CredentialsIssuer? = nil,
+        onViolation: @escaping @Sendable () -> Void = {}
     ) {
         self.init(
             configuration: configuration, specification: specification, world: network, now: { clock.now },
-            onViolation: onViolation)
+            credentials: credentials, onViolation: onViolation)
     }
 
     /// A monitor of any world, on any timeline.
@@ -50,14 +53,18 @@ public final class InvariantMonitor: Sendable {
     ///     clock onto a ``VirtualClock/Instant``, so reports read the same in both worlds).
     ///   - tolerance: added to every time bound: how late a real clock's timers, and the
     ///     calls of ``check()``, may run. Zero in virtual time.
+    ///   - credentials: the issuer behind the manager's credentials provider, if the judge knows it.
     ///   - onViolation: called (outside any lock) after the first violation of each invariant.
     public init(
         configuration: ConnectionConfiguration, specification: Specification = .seedDocuments,
         world: any WorldTruth, now: @escaping @Sendable () -> VirtualClock.Instant, tolerance: Duration = .zero,
-        onViolation: @escaping @Sendable () -> Void = {}
+        credentials: CredentialsIssuer? = nil, onViolation: @escaping @Sendable () -> Void = {}
     ) {
         self.state = Mutex(
-            MonitorState(configuration: configuration, specification: specification, world: world, tolerance: tolerance))
+            MonitorState(
+                configuration: configuration, specification: specification, world: world, tolerance: tolerance,
+                issuer: credentials)
+        )
         self.now = now
         self.onViolation = onViolation
     }
@@ -65,11 +72,12 @@ public final class InvariantMonitor: Sendable {
     /// The observer hook: one input and the effects it produced.
     public func observe(_ input: Input, _ effects: [Effect]) {
         let now = self.now()
-        report(state.withLock { state in
-            state.observe(input, effects, now: now)
-            state.checkTime(now: now)
-            return state.takeNewViolation()
-        })
+        report(
+            state.withLock { state in
+                state.observe(input, effects, now: now)
+                state.checkTime(now: now)
+                return state.takeNewViolation()
+            })
     }
 
     /// An `events()` subscriber joins now: call it on the manager's actor in the same turn
@@ -82,10 +90,19 @@ public final class InvariantMonitor: Sendable {
     /// Subscriber `id` (from ``subscriberJoins()``) received `event` from its stream.
     public func subscriber(_ id: Int, received event: ConnectionEvent) {
         let now = self.now()
-        report(state.withLock { state in
-            state.subscriber(id, received: event, now: now)
-            return state.takeNewViolation()
-        })
+        report(
+            state.withLock { state in
+                state.subscriber(id, received: event, now: now)
+                return state.takeNewViolation()
+            })
+    }
+
+    /// The app is about to call `disconnect()` (``Specification/plainDisconnectClose``) or
+    /// `disconnect(code:reason:)` with `frame`; nil when the manager refused that call. Only a
+    /// disconnect the app asked for owes the server its frame: the harness shutting the
+    /// manager down is not judged.
+    public func appDisconnects(with frame: CloseFrame?) {
+        state.withLock { $0.appAskedClose = frame }
     }
 
     /// Records an external action that disrupts the connection (a reset, a toggle, an intent).
@@ -97,10 +114,11 @@ public final class InvariantMonitor: Sendable {
     /// Runs the time-dependent checks now (the driver calls it after every action).
     public func check() {
         let now = self.now()
-        report(state.withLock { state in
-            state.checkTime(now: now)
-            return state.takeNewViolation()
-        })
+        report(
+            state.withLock { state in
+                state.checkTime(now: now)
+                return state.takeNewViolation()
+            })
     }
 
     /// The last checks, at the end of the run; after it the timed invariants judge nothing.
@@ -112,12 +130,13 @@ public final class InvariantMonitor: Sendable {
     /// Safety invariants still watch every input. Calling it again does nothing.
     public func finish() {
         let now = self.now()
-        report(state.withLock { state in
-            guard !state.runEnded else { return false }
-            state.checkTime(now: now)
-            state.runEnded = true
-            return state.takeNewViolation()
-        })
+        report(
+            state.withLock { state in
+                guard !state.runEnded else { return false }
+                state.checkTime(now: now)
+                state.runEnded = true
+                return state.takeNewViolation()
+            })
     }
 
     /// The first violation of each invariant, in the order they were found.

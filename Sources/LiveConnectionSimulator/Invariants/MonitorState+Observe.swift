@@ -3,10 +3,11 @@ import LiveConnection
 // The checks made on every (input, effects) pair the manager's observer reports.
 extension MonitorState {
     mutating func observe(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
-        let before = Before(live: live, refreshPending: refreshPending)
+        let before = Before(live: live, refreshPending: refreshPending, phase: reportedPhase)
         checkNewLinks(now: now)
         checkStaleInput(input, effects, now: now)
         for problem in pings.observe(input, effects, now: now) { violate(.pingsAnsweredOnce, at: now, problem) }
+        checkPath(input, effects, now: now)
         checkQuietAfterStop(input, effects, now: now)
         let stopsAfter = noteIntent(input)
 
@@ -17,7 +18,10 @@ extension MonitorState {
         let expiryRetried =
             configuration.credentialsTiming == .beforeEveryConnect && expiresCredentials(input, liveBefore: before.live)
         let refreshed = input == .credentialsRefreshed(succeeded: true) || expiryRetried
-        if expiryRetried || (!refreshed && effects.contains(where: { if case .report(.waiting) = $0 { true } else { false } })) {
+        let countsFailure =
+            expiryRetried
+            || (!refreshed && effects.contains(where: { if case .report(.waiting) = $0 { true } else { false } }))
+        if countsFailure {
             failuresSinceProof += 1
             failuresSinceIntent += 1
         }
@@ -57,10 +61,25 @@ extension MonitorState {
             wanted = false
         }
         observeSurface(input, effects, before: before, now: now)
+        checkOptions(input, effects, countedFailure: countsFailure, now: now)
+        checkDisconnect(input, effects, before: before, now: now)
+        checkCloseReachesApp(input, effects, before: before, now: now)
         checks += 1
         if reportedPhase.isOpen, live == nil {
             violate(.reportedStateIsTrue, at: now, "reports open after \(input) closed its connection (\(effects))")
         }
+    }
+
+    /// Without a path nothing is dialled or spent; its return dials at once when the app
+    /// wants a connection and nothing else is under way (a stopped manager, including one that
+    /// gave up, owes nothing).
+    private mutating func checkPath(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
+        checks += 1
+        let stoppedPhase = if case .stopped = reportedPhase { true } else { false }
+        let mayDial = wanted && foreground && !stopped && !stoppedPhase && live == nil && !refreshPending
+        let problems = path.observe(input, effects, mayDial: mayDial)
+        for problem in problems.quiet { violate(.quietWithoutPath, at: now, problem) }
+        for problem in problems.reconnect { violate(.reconnectsWhenPathReturns, at: now, problem) }
     }
 
     /// A callback of a generation that is not live must change nothing; a late `opened`
@@ -77,7 +96,8 @@ extension MonitorState {
         if !harmless {
             violate(
                 .staleInputsChangeNothing, at: now,
-                "\(input) arrived while \(live.map(String.init(describing:)) ?? "no generation") is live and produced \(effects)")
+                "\(input) arrived while \(live.map(String.init(describing:)) ?? "no generation") is live and produced \(effects)"
+            )
         }
     }
 
@@ -153,14 +173,17 @@ extension MonitorState {
         let fits = (low...high).contains { count in
             // A refresh reconnects with the delay for one failure fewer (it was not a failed attempt).
             let failures = refreshed ? max(0, count - 1) : count
-            return previous.contains { specification.allowedDelay(policy, afterFailures: failures, previous: $0).contains(delay) }
+            return previous.contains {
+                specification.allowedDelay(policy, afterFailures: failures, previous: $0).contains(delay)
+            }
         }
         if !fits {
             let failures = refreshed ? max(0, low - 1) : low
             let allowed = specification.allowedDelay(policy, afterFailures: failures, previous: previous[0])
             violate(
                 .backoffWithinPolicy, at: now,
-                "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last proof; \(policy.traceWords) allows \(allowed.lowerBound.traceFormatted)…\(allowed.upperBound.traceFormatted) after \(failures)")
+                "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last proof; \(policy.traceWords) allows \(allowed.lowerBound.traceFormatted)…\(allowed.upperBound.traceFormatted) after \(failures)"
+            )
         }
         previousDelay = delay
     }
@@ -172,12 +195,16 @@ extension MonitorState {
         openReportedAt = now
         openGeneration = live
         guard let g = live, let link = world.link(for: g), link.handshakeCompleted else {
-            violate(.reportedStateIsTrue, at: now, "reports open but \(live.map { "\($0)" } ?? "no generation") never completed a handshake")
+            violate(
+                .reportedStateIsTrue, at: now,
+                "reports open but \(live.map { "\($0)" } ?? "no generation") never completed a handshake")
             return
         }
         let missing = topics.filter { !link.sentSubscribes.contains($0) && !subscribesOrderedByIntent.contains($0) }
         if !missing.isEmpty {
-            violate(.resubscribeBeforeOpen, at: now, "\(g) reports open without subscribing to \(missing) (sent \(link.sentSubscribes))")
+            violate(
+                .resubscribeBeforeOpen, at: now,
+                "\(g) reports open without subscribing to \(missing) (sent \(link.sentSubscribes))")
         }
     }
 

@@ -41,6 +41,8 @@ extension MonitorState {
     struct Before {
         var live: Generation?
         var refreshPending: Bool
+        /// The phase the app was last shown.
+        var phase: Phase
     }
 
     mutating func observeSurface(_ input: Input, _ effects: [Effect], before: Before, now: VirtualClock.Instant) {
@@ -64,7 +66,8 @@ extension MonitorState {
                 if endpoint.url != lastConnectURL {
                     violate(
                         .endpointOfLastConnect, at: now,
-                        "\(g) dials \(endpoint.url) but the app's last connect(to:) named \(lastConnectURL.map(\.absoluteString) ?? "nothing")")
+                        "\(g) dials \(endpoint.url) but the app's last connect(to:) named \(lastConnectURL.map(\.absoluteString) ?? "nothing")"
+                    )
                 }
                 intendedURL[g] = lastConnectURL
             case .startTimer(.retry, let delay):
@@ -79,7 +82,8 @@ extension MonitorState {
             case .report(let phase):
                 decided.append(.phase(phase))
                 if case .waiting(_, let delay, _) = phase { waitingDelay = delay }
-                if case .connecting(let attempt) = phase { checkAttemptNumber(attempt, now: now) }
+                if case .connecting(let attempt) = phase { checkAttemptNumber(attempt, of: "connecting", now: now) }
+                if case .open(let attempt) = phase { checkAttemptNumber(attempt, of: "open", now: now) }
             case .deliverMessage:
                 if case .received(_, let sequence) = input { decided.append(.message(sequence: sequence)) }
             case .reportGap(let expected, let received):
@@ -91,7 +95,8 @@ extension MonitorState {
         if let retryDelay, let waitingDelay, retryDelay != waitingDelay {
             violate(
                 .backoffWithinPolicy, at: now,
-                "the app is told \"waiting \(waitingDelay.traceFormatted)\" but the retry is armed for \(retryDelay.traceFormatted)")
+                "the app is told \"waiting \(waitingDelay.traceFormatted)\" but the retry is armed for \(retryDelay.traceFormatted)"
+            )
         }
         if refreshOwed { checkRefreshAsked(input, effects, now: now) }
         if !foreground { checkQuietInBackground(input, effects, now: now) }
@@ -113,13 +118,19 @@ extension MonitorState {
         checks += 1
         let instead = effects.first { effect in
             switch effect {
-            case .openConnection, .startTimer(.retry, _), .report(.stopped): true
+            case .openConnection, .startTimer(.retry, _): true
+            // The app's attempt limit wins over the refresh: an expiry is a failure like any
+            // other, and gives-up-at-the-limit judges whether this one reached the limit.
+            case .report(.stopped(let reason, _)):
+                configuration.maximumAttempts == nil || !reason.hasPrefix("gave up")
             default: false
             }
         }
+        let gaveUp = effects.contains { if case .report(.stopped) = $0 { true } else { false } }
         if let instead {
-            violate(.expiredCredentialsRefreshed, at: now, "\(input) led to \(instead) instead of a credentials refresh")
-        } else if !effects.contains(.refreshCredentials) {
+            violate(
+                .expiredCredentialsRefreshed, at: now, "\(input) led to \(instead) instead of a credentials refresh")
+        } else if !gaveUp, !effects.contains(.refreshCredentials) {
             violate(.expiredCredentialsRefreshed, at: now, "\(input) did not ask for fresh credentials (\(effects))")
         }
     }
@@ -154,15 +165,19 @@ extension MonitorState {
         }
     }
 
-    /// "connecting attempt=n": n − 1 failures since the count last started again.
-    private mutating func checkAttemptNumber(_ attempt: Int, now: VirtualClock.Instant) {
+    /// "connecting attempt=n": n − 1 failures since the count last started again; "open
+    /// attempt=n" names the attempt that succeeded, counted the same way (the failures cannot
+    /// change between its connecting report and its open report: no connection proves
+    /// itself before it is open).
+    private mutating func checkAttemptNumber(_ attempt: Int, of phase: String, now: VirtualClock.Instant) {
         checks += 1
         let low = min(failuresSinceIntent, failuresSinceProof)
         let high = max(failuresSinceIntent, failuresSinceProof)
         if !(low...high).contains(attempt - 1) {
             violate(
                 .backoffWithinPolicy, at: now,
-                "reports attempt \(attempt) after \(low)…\(high) failures since the last proof (attempt \(low + 1)…\(high + 1))")
+                "reports \(phase) attempt=\(attempt) after \(low)…\(high) failures since the last proof (attempt \(low + 1)…\(high + 1))"
+            )
         }
     }
 
@@ -171,9 +186,14 @@ extension MonitorState {
         let links = world.links(from: linksChecked)
         linksChecked += links.count
         for link in links {
+            checkCredentials(of: link, now: now)
             checks += 1
-            guard let g = link.generation, let intended = intendedURL[g], link.endpoint.url != intended else { continue }
-            violate(.endpointOfLastConnect, at: now, "socket \(link.id) of \(g) went to \(link.endpoint.url), not \(intended)")
+            guard let g = link.generation, let intended = intendedURL[g], link.endpoint.url != intended else {
+                continue
+            }
+            violate(
+                .endpointOfLastConnect, at: now,
+                "socket \(link.id) of \(g) went to \(link.endpoint.url), not \(intended)")
         }
     }
 

@@ -10,6 +10,7 @@ extension MonitorState {
         checkHeldSockets(now: now)
         checkLiveness(now: now)
         checkCommands(now: now)
+        checkOwedCloses(now: now)
         for problem in pings.overdue(now: now, tolerance: tolerance) { violate(.pingsAnsweredOnce, at: now, problem) }
     }
 
@@ -23,7 +24,8 @@ extension MonitorState {
         guard now > deadline else { return }
         violate(
             .deadPeerDetected, at: now,
-            "\(g)'s socket is dead since \(dead), still not torn down at \(now) (bound P + T = \(detectionBound)\(toleranceNote))")
+            "\(g)'s socket is dead since \(dead), still not torn down at \(now) (bound P + T = \(detectionBound)\(toleranceNote))"
+        )
         if reportedPhase.isOpen {
             violate(.reportedStateIsTrue, at: now, "still reports open on \(g), whose socket is dead since \(dead)")
         }
@@ -45,13 +47,17 @@ extension MonitorState {
             guard !link.writerStalled else { continue }
             let since = max(closedAt[g] ?? .start, link.openedAt ?? .start, link.lastStallEndedAt ?? .start)
             if now - since > Self.closeGrace + tolerance {
-                violate(.singleLiveTransport, at: now, "socket \(link.id) of \(g) still held \(now - since) after its generation ended")
+                violate(
+                    .singleLiveTransport, at: now,
+                    "socket \(link.id) of \(g) still held \(now - since) after its generation ended")
                 counted.append(link)
             }
         }
         if counted.count > 1 {
             let names = counted.map { "socket \($0.id) (\($0.generation.map { "\($0)" } ?? "?"))" }
-            violate(.singleLiveTransport, at: now, "\(counted.count) transports held at once: \(names.joined(separator: ", "))")
+            violate(
+                .singleLiveTransport, at: now,
+                "\(counted.count) transports held at once: \(names.joined(separator: ", "))")
         }
     }
 
@@ -71,7 +77,9 @@ extension MonitorState {
         if let stalled = world.lastSendDelayedAt, stalled > since { since = stalled }
         healthySince = since
         if now > since + livenessBound + tolerance, !reportedPhase.isOpen {
-            violate(.eventuallyOpen, at: now, "healthy since \(since) but \(reportedPhase) at \(now) (bound \(livenessBound))")
+            violate(
+                .eventuallyOpen, at: now,
+                "healthy since \(since) but \(reportedPhase) at \(now) (bound \(livenessBound))")
         }
     }
 
@@ -80,7 +88,9 @@ extension MonitorState {
         let count = world.commandCount
         guard count > commandsChecked else { return }
         for command in world.commands(from: commandsChecked) where !commandTexts.insert(command.text).inserted {
-            violate(.commandsAtMostOnce, at: now, "command \"\(command.text)\" reached the server again, on socket \(command.connection)")
+            violate(
+                .commandsAtMostOnce, at: now,
+                "command \"\(command.text)\" reached the server again, on socket \(command.connection)")
         }
         commandsChecked = count
     }

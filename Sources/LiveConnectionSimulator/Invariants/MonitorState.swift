@@ -13,6 +13,8 @@ struct MonitorState {
     /// What is right: the judge's own statement of the seed documents (never the code's).
     let specification: Specification
     let world: any WorldTruth
+    /// The identity server behind the credentials provider (nil: the judge does not know it).
+    let issuer: CredentialsIssuer?
     /// How late a real clock's timers and the monitor's own checks may run: added to every
     /// time bound (zero in virtual time, where timers fire at their instant).
     let tolerance: Duration
@@ -72,6 +74,9 @@ struct MonitorState {
     // App pings (PingLedger.swift).
     var pings = PingLedger()
 
+    // The network path the app reports (PathWatch.swift).
+    var path = PathWatch()
+
     // Commands.
     var commandsChecked = 0
     var commandTexts: Set<String> = []
@@ -91,10 +96,28 @@ struct MonitorState {
     var decided: [DecidedEvent] = []
     var subscribers: [Subscriber] = []
 
+    // The app's options (MonitorState+Options.swift).
+    /// When each generation was dialled: how many tokens the issuer had handed out, and the
+    /// newest a refresh had answered with.
+    var credentialsAtDial: [Generation: (issued: Int, refreshed: Int?)] = [:]
+    /// The token the last refresh answered with (with one refresh at a time, the newest issued).
+    var refreshedToken: Int?
+    /// The tokens earlier handshakes carried.
+    var tokensSeen: Set<Int> = []
+
+    // Close frames (MonitorState+Closing.swift).
+    /// Sockets the app's disconnect must close with its code and reason, and since when.
+    var owedCloses: [(generation: Generation, frame: CloseFrame, since: VirtualClock.Instant)] = []
+    /// The close frame the app asked for in the disconnect it is making now.
+    var appAskedClose: CloseFrame?
+    /// The last live generation whose handshake the manager heard complete (`opened`).
+    var heardOpen: Generation?
+
     init(
         configuration: ConnectionConfiguration, specification: Specification, world: any WorldTruth,
-        tolerance: Duration = .zero
+        tolerance: Duration = .zero, issuer: CredentialsIssuer? = nil
     ) {
+        self.issuer = issuer
         self.configuration = configuration
         self.specification = specification
         self.world = world

@@ -40,7 +40,9 @@ extension VirtualClock {
 
         public func duration(to other: Instant) -> Duration {
             let (difference, overflow) = other.nanosecondsSinceStart.subtractingReportingOverflow(nanosecondsSinceStart)
-            if overflow { return .nanoseconds(other.nanosecondsSinceStart < nanosecondsSinceStart ? Int64.min : Int64.max) }
+            if overflow {
+                return .nanoseconds(other.nanosecondsSinceStart < nanosecondsSinceStart ? Int64.min : Int64.max)
+            }
             return .nanoseconds(difference)
         }
 

@@ -23,7 +23,7 @@ struct Link {
     let id: Int
     /// The connection attempt that made it (numbered from 1, as in ``WireEvent``).
     let attempt: Int
-    /// The manager generation that opened it (from the simulation header), if known.
+    /// The manager generation that opened it (named through `connect(to:generation:)`), if known.
     let generation: Generation?
     let endpoint: Endpoint
     let doorbell = Doorbell()
@@ -43,6 +43,10 @@ struct Link {
     var writableUntilEndingArrives = false
     /// When the client closed it (or abandoned its handshake).
     var clientClosedAt: VirtualClock.Instant?
+    /// The close frame the client sent (nil: not closed, or its handshake abandoned).
+    var clientClose: CloseFrame?
+    /// The server's close frame, once the client's `receive()` returned it.
+    var serverCloseDelivered: CloseFrame?
     /// Last frame in either direction (pings included), for the idle timeout.
     var lastTraffic: VirtualClock.Instant
     /// When a NAT-style idle timeout silently dropped it.
@@ -51,9 +55,15 @@ struct Link {
     var sentSubscribes: [String] = []
     /// Frames `receive()` has returned.
     var delivered = 0
-    /// A callback this connection delivers late, after the client closed it (a frame that
-    /// was already in the socket's buffer, or a pong in flight).
-    var lateCallback: StaleCallback?
+    /// A callback this connection delivers after the client closed it (a frame that was
+    /// already in the socket's buffer, the server's close or an error during the closing
+    /// handshake, a pong in flight).
+    var late: LateCallback?
+    /// The client's reading side is over: a `receive()` returned the ending, failed or was
+    /// cancelled, so a late frame, close or error has no one to reach.
+    var receiverGone = false
+    /// Pings waiting for their pong (a late pong needs one).
+    var pingsInFlight = 0
     /// Delayed sends in progress on this connection (its writer is stalled meanwhile).
     var stalledSends = 0
     /// When the last delayed send on it completed.
@@ -75,7 +85,9 @@ struct Link {
     var isHeld: Bool { phase == .open && clientClosedAt == nil }
 
     /// Whether the server side still talks on it.
-    var isAliveForServer: Bool { phase == .open && clientClosedAt == nil && endedByServerAt == nil && idleDroppedAt == nil }
+    var isAliveForServer: Bool {
+        phase == .open && clientClosedAt == nil && endedByServerAt == nil && idleDroppedAt == nil
+    }
 
     /// Queues a frame (or the ending) `latency` from now, never before an earlier one.
     mutating func enqueue(

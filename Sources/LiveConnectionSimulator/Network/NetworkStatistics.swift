@@ -18,7 +18,8 @@ public struct NetworkStatistics: Hashable, Sendable {
     public var framesDuplicated = 0
     public var sendsDelayed = 0
     public var pongs = 0
-    /// Callbacks a closed connection delivered late (see ``SimulatedNetwork/armLateCallback(_:)``).
+    /// Callbacks a closed connection delivered late, and handshakes completed after they
+    /// were given up (see ``SimulatedNetwork/armLateCallback(_:after:)``).
     public var lateCallbacks = 0
 
     public init() {}

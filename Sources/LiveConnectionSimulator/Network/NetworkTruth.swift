@@ -28,6 +28,12 @@ public struct LinkTruth: Hashable, Sendable {
     public var writerStalled: Bool
     /// When the last delayed send on it completed.
     public var lastStallEndedAt: VirtualClock.Instant?
+    /// The close frame the client sent on it, as the server received it (nil: the client has
+    /// not closed it, or gave its handshake up; a world that cannot see it says nil).
+    public var clientClose: CloseFrame? = nil
+    /// The server's close frame, code and reason, once the client's transport delivered it
+    /// (nil: none delivered: the connection is alive, or ended without one).
+    public var serverCloseDelivered: CloseFrame? = nil
 }
 
 extension SimulatedNetwork.State {
@@ -39,10 +45,14 @@ extension SimulatedNetwork.State {
         consider(link.endedByServerAt)
         consider(link.idleDroppedAt)
         if let frozen = frozenSince, let opened = link.openedAt { consider(max(frozen, opened)) }
+        if let lost = pathLostSince, let opened = link.openedAt { consider(max(lost, opened)) }
         return LinkTruth(
             id: link.id, generation: link.generation, endpoint: link.endpoint, handshakeCompleted: link.openedAt != nil,
             openedAt: link.openedAt, isHeld: link.isHeld, deadSince: dead, sentSubscribes: link.sentSubscribes,
-            writerStalled: link.stalledSends > 0, lastStallEndedAt: link.lastStallEndedAt)
+            writerStalled: link.stalledSends > 0, lastStallEndedAt: link.lastStallEndedAt,
+            clientClose: link.clientClose,
+            serverCloseDelivered: link.serverCloseDelivered
+        )
     }
 }
 
@@ -127,6 +137,7 @@ extension SimulatedNetwork {
     public var acceptsConnections: Bool {
         state.withLock {
             !$0.refusing && $0.handshakeStatus == nil && !$0.hanging && $0.frozenSince == nil && $0.hostile == nil
+                && $0.pathLostSince == nil
         }
     }
 }

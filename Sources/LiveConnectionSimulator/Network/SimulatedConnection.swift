@@ -64,7 +64,8 @@ public struct SimulatedConnection: TransportConnection {
                     let epoch = bell.epoch
                     let done = network.state.withLock { state in
                         let link = state.links[index]
-                        return link.delivered > deliveredBefore || link.clientClosedAt != nil || link.endedByServerAt != nil
+                        return link.delivered > deliveredBefore || link.clientClosedAt != nil
+                            || link.endedByServerAt != nil
                     }
                     if done { return }
                     await bell.wait(after: epoch)
@@ -93,21 +94,27 @@ public struct SimulatedConnection: TransportConnection {
             let now = network.clock.now
             let step = network.state.withLock { (state) -> Step in
                 if state.links[index].clientClosedAt != nil {
-                    // A late frame still wins over the close, as data already read from a
-                    // socket does: the shell's receive loop hands it on, tagged with its
-                    // (now stale) generation.
-                    switch state.links[index].lateCallback {
-                    case .message?:
-                        state.links[index].lateCallback = nil
-                        state.statistics.lateCallbacks += 1
+                    // Closed by the client: only an armed late callback still arrives (data
+                    // already read from the socket, or what the closing handshake brings),
+                    // and the shell's receive loop hands it on, tagged with its now stale
+                    // generation.
+                    guard let late = state.links[index].late, late.reachesReceive else {
+                        state.links[index].receiverGone = true
+                        return .fail(.notConnected)
+                    }
+                    guard late.isDue else { return .park }
+                    state.links[index].late = nil
+                    state.statistics.lateCallbacks += 1
+                    switch late.kind {
+                    case .message:
                         let entry = state.server.log.last
                         return .deliver(.success(.message(entry?.message ?? .text(#"{"text":"late"}"#))))
-                    case .close?:
-                        state.links[index].lateCallback = nil
-                        state.statistics.lateCallbacks += 1
+                    case .close:
+                        state.links[index].receiverGone = true
                         return .deliver(.success(.closed(code: .internalError, reason: "late close")))
-                    default:
-                        return .fail(.notConnected)
+                    case .error, .pong, .open:
+                        state.links[index].receiverGone = true
+                        return .deliver(.failure(.reset(errno: "ECONNRESET")))
                     }
                 }
                 state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
@@ -120,8 +127,13 @@ public struct SimulatedConnection: TransportConnection {
                 state.statistics.framesDelivered += 1
                 switch head.event {
                 case .success(.message): break
-                case .success(.closed(let code, _)): state.record(.told(socket: id, code: code), at: now)
-                case .failure: state.record(.told(socket: id, code: nil), at: now)
+                case .success(.closed(let code, let reason)):
+                    state.links[index].serverCloseDelivered = CloseFrame(code: code, reason: reason)
+                    state.record(.told(socket: id, code: code), at: now)
+                    state.links[index].receiverGone = true
+                case .failure:
+                    state.record(.told(socket: id, code: nil), at: now)
+                    state.links[index].receiverGone = true
                 }
                 return .deliver(head.event)
             }
@@ -131,10 +143,10 @@ public struct SimulatedConnection: TransportConnection {
                 network.ringWire()
                 return try event.get()
             case .park:
-                if Task.isCancelled { throw .cancelled }
+                if Task.isCancelled { throw readerCancelled() }
                 await bell.wait(after: epoch)
             case .sleep(let instant):
-                do { try await network.clock.sleep(until: instant) } catch { throw .cancelled }
+                do { try await network.clock.sleep(until: instant) } catch { throw readerCancelled() }
             case .fail(let error):
                 throw error
             }
@@ -153,8 +165,10 @@ public struct SimulatedConnection: TransportConnection {
             state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
             if !state.isSilent(state.links[index]) { state.touch(index, now: now) }
             state.record(.pinged(socket: id), at: now)
+            state.links[index].pingsInFlight += 1
             return (link.doorbell, state.latency * 2)
         }
+        defer { network.state.withLock { $0.links[index].pingsInFlight -= 1 } }
         network.ringWire()
         // No latency: the pong is already here (a zero sleep would still cost a wake-up).
         if roundTrip > .zero {
@@ -169,12 +183,16 @@ public struct SimulatedConnection: TransportConnection {
         while true {
             let epoch = bell.epoch
             let now = network.clock.now
+            var lateTaken = false
             let answered = try network.state.withLock { (state) throws(TransportError) -> Bool in
                 let link = state.links[index]
                 if link.clientClosedAt != nil {
-                    guard link.lateCallback == .pong else { throw .cancelled }
-                    state.links[index].lateCallback = nil
+                    // Closed by the client: only an armed late pong still arrives, once due.
+                    guard let late = link.late, late.kind == .pong else { throw .cancelled }
+                    guard late.isDue else { return false }
+                    state.links[index].late = nil
                     state.statistics.lateCallbacks += 1
+                    lateTaken = true
                     return true
                 }
                 if link.endedByServerAt != nil {
@@ -190,6 +208,7 @@ public struct SimulatedConnection: TransportConnection {
                 return true
             }
             if answered {
+                if lateTaken { bell.ring() }  // a close that lingers for a late pong waits for this
                 network.ringWire()
                 return
             }
@@ -201,29 +220,89 @@ public struct SimulatedConnection: TransportConnection {
         }
     }
 
-    /// A pong armed to arrive late, once the client closed the connection.
+    /// A pong armed to arrive late, due now that the client closed the connection.
     private func takeLatePong() -> Bool {
-        network.state.withLock { state in
-            guard state.links[index].lateCallback == .pong else { return false }
-            state.links[index].lateCallback = nil
+        let (taken, bell) = network.state.withLock { state in
+            guard let late = state.links[index].late, late.kind == .pong, late.isDue else {
+                return (false, state.links[index].doorbell)
+            }
+            state.links[index].late = nil
             state.statistics.lateCallbacks += 1
-            return true
+            return (true, state.links[index].doorbell)
         }
+        if taken { bell.ring() }
+        return taken
     }
 
+    /// A reader cancelled: nothing reads this connection any more.
+    private func readerCancelled() -> TransportError {
+        network.state.withLock { $0.links[index].receiverGone = true }
+        return .cancelled
+    }
+
+    /// Closes at once, unless a late callback is armed on the connection
+    /// (``SimulatedNetwork/armLateCallback(_:after:)``) and someone is left to take it: then
+    /// the closing handshake lingers its `after`, the callback arrives, and the close
+    /// returns once it was taken, or the reader went, or `closingTimeout` (one second) passed, or the
+    /// task was cancelled.
     public func close(code: CloseCode, reason: String) async {
         let now = network.clock.now
-        let bell = network.state.withLock { state in
+        let (bell, linger) = network.state.withLock { state -> (Doorbell, Duration?) in
             if state.links[index].clientClosedAt == nil {
                 state.links[index].clientClosedAt = now
+                state.links[index].clientClose = CloseFrame(code: code, reason: reason)
                 state.record(.closedByClient(socket: id), at: now)
             }
             state.held.removeAll { $0 == index }
             state.server.drop(index + 1)
-            return state.links[index].doorbell
+            guard let late = state.links[index].late, late.kind != .open else {
+                return (state.links[index].doorbell, nil)
+            }
+            guard late.canBeTaken(on: state.links[index]) else {
+                state.links[index].late = nil
+                return (state.links[index].doorbell, nil)
+            }
+            return (state.links[index].doorbell, late.after)
         }
         bell.ring()
         network.ringWire()
+        guard let linger else { return }
+        if linger > .zero {
+            do {
+                try await network.clock.sleep(for: linger)
+            } catch {
+                network.state.withLock { $0.links[index].late = nil }
+                return
+            }
+            network.state.withLock { $0.links[index].late?.isDue = true }
+            bell.ring()
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await network.clock.sleep(for: Self.closingTimeout) }
+            group.addTask { await waitUntilLateCallbackGone(bell) }
+            await group.next()
+            group.cancelAll()
+        }
+        // Not taken in time: it never arrives.
+        network.state.withLock { $0.links[index].late = nil }
+    }
+
+    /// How long a close waits for a due late callback to be read, as a client's closing
+    /// handshake times out. The manager's shell reads it at once; only a client that stops
+    /// reading before it closes waits this long.
+    static let closingTimeout = Duration.seconds(1)
+
+    /// Returns once the armed late callback was taken or can no longer be, or on cancellation.
+    private func waitUntilLateCallbackGone(_ bell: Doorbell) async {
+        while !Task.isCancelled {
+            let epoch = bell.epoch
+            let waiting = network.state.withLock { state in
+                guard let late = state.links[index].late else { return false }
+                return late.canBeTaken(on: state.links[index])
+            }
+            if !waiting { return }
+            await bell.wait(after: epoch)
+        }
     }
 
     /// A frame as the wire log spells it: its text, or its size for binary frames.

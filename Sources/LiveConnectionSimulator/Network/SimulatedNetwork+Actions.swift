@@ -27,7 +27,9 @@ extension SimulatedNetwork {
         case .hostile(let behaviour): setHostile(behaviour)
         case .duplicateNextCallback: duplicateNextFrame()
         case .delaySendCompletion: delayNextSendCompletion()
-        case .deliverStale, .background, .foreground, .connect, .disconnect, .send, .ping, .subscribe, .unsubscribe:
+        case .deliverStale, .background, .foreground, .connect, .disconnect, .disconnectWith, .send, .ping, .subscribe,
+            .unsubscribe, .path:
+            // The path is the network's and the app's: the caller does both (``setPathAvailable(_:)``).
             return false
         }
         return true

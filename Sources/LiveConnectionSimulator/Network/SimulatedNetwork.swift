@@ -1,6 +1,6 @@
 public import LiveConnection
-import Synchronization
 import LiveServerContract
+import Synchronization
 
 /// The simulated network and its scriptable WebSocket server, as a `Transport`.
 ///
@@ -39,6 +39,8 @@ public final class SimulatedNetwork: Transport, Sendable {
         var handshakeStatus: Int?
         var hanging = false
         var frozenSince: VirtualClock.Instant?
+        /// The device lost its network path: nothing is carried until it returns.
+        var pathLostSince: VirtualClock.Instant?
         var latency: Duration = .zero
         var idleTimeout: Duration?
         var hostile: HostileServer?
@@ -49,8 +51,12 @@ public final class SimulatedNetwork: Transport, Sendable {
         /// What the server saw, in order (nil: not recorded).
         var wire: [WireEvent]?
         var wireAttempts = 0
+        /// Attempts whose `connect` has not returned or thrown yet, in order.
+        var attemptsInProgress: [Int] = []
+        /// The attempt whose handshake completes even if the client gives it up.
+        var lateOpenAttempt: Int?
 
-        func isSilent(_ link: Link) -> Bool { frozenSince != nil || link.idleDroppedAt != nil }
+        func isSilent(_ link: Link) -> Bool { frozenSince != nil || pathLostSince != nil || link.idleDroppedAt != nil }
 
         mutating func settleAll(now: VirtualClock.Instant) {
             guard idleTimeout != nil else { return }
@@ -68,9 +74,25 @@ public final class SimulatedNetwork: Transport, Sendable {
             links[index].touch(timeout: idleTimeout, now: now)
         }
 
+        /// The handshake of `index` completed: the client holds the connection from now on.
+        mutating func openLink(_ index: Int, now: VirtualClock.Instant) {
+            links[index].phase = .open
+            links[index].openedAt = now
+            links[index].lastTraffic = now
+            held.append(index)
+            statistics.connectionsOpened += 1
+            record(.opened(links[index].attempt, socket: index + 1), at: now)
+            // A hostile server lets the client in, then fails it at once.
+            if let ending = hostile?.ending {
+                end(index, with: ending, now: now)
+                links[index].writableUntilEndingArrives = true
+            }
+        }
+
         /// The server ends a connection: the client learns it one latency later, after the
         /// frames sent before it.
-        mutating func end(_ index: Int, with ending: Result<TransportEvent, TransportError>, now: VirtualClock.Instant) {
+        mutating func end(_ index: Int, with ending: Result<TransportEvent, TransportError>, now: VirtualClock.Instant)
+        {
             links[index].endedByServerAt = now
             if case .failure(let error) = ending { links[index].endingError = error }
             server.drop(links[index].id)
@@ -123,18 +145,30 @@ public final class SimulatedNetwork: Transport, Sendable {
         // A hostile server's slow handshake answers that much later than one round trip.
         let (roundTrip, attempt) = state.withLock { state in
             state.wireAttempts += 1
+            state.attemptsInProgress.append(state.wireAttempts)
             state.record(.attempt(state.wireAttempts, url: endpoint.url.absoluteString), at: clock.now)
             return (state.latency * 2 + (state.hostile?.handshakeDelay ?? .zero), state.wireAttempts)
         }
+        defer {
+            state.withLock { state in
+                state.attemptsInProgress.removeAll { $0 == attempt }
+                // An arm for this attempt is spent, whether or not it was given up.
+                if state.lateOpenAttempt == attempt { state.lateOpenAttempt = nil }
+            }
+        }
         ringWire()
+        var cancelled = false
         if roundTrip > .zero {
-            do { try await clock.sleep(for: roundTrip) } catch { throw attemptFailed(attempt, .cancelled) }
-        } else if Task.isCancelled {
-            throw attemptFailed(attempt, .cancelled)
+            do { try await clock.sleep(for: roundTrip) } catch { cancelled = true }
+        } else {
+            cancelled = Task.isCancelled
         }
         let now = clock.now
         let created = state.withLock { (state) -> Result<Int, TransportError> in
+            // Given up before the server answered: gone, unless armed to complete anyway.
+            if cancelled, state.lateOpenAttempt != attempt { return .failure(.cancelled) }
             state.statistics.connectAttempts += 1
+            if state.pathLostSince != nil { return .failure(.reset(errno: "ENETUNREACH")) }
             if state.refusing {
                 state.statistics.refused += 1
                 return .failure(.refused)
@@ -152,25 +186,17 @@ public final class SimulatedNetwork: Transport, Sendable {
         case .success(let created): index = created
         case .failure(let error): throw attemptFailed(attempt, error)
         }
+        if cancelled { return openLate(index) }
         // A hung handshake (or a frozen server) completes only when lifted, or never.
         while true {
             let bell = state.withLock { $0.links[index].doorbell }
             let epoch = bell.epoch
             let outcome = state.withLock { (state) -> Result<Bool, TransportError> in
                 if let error = state.links[index].endingError { return .failure(error) }
-                guard !state.hanging, state.frozenSince == nil else { return .success(false) }
-                let now = clock.now
-                state.links[index].phase = .open
-                state.links[index].openedAt = now
-                state.links[index].lastTraffic = now
-                state.held.append(index)
-                state.statistics.connectionsOpened += 1
-                state.record(.opened(attempt, socket: index + 1), at: now)
-                // A hostile server lets the client in, then fails it at once.
-                if let ending = state.hostile?.ending {
-                    state.end(index, with: ending, now: now)
-                    state.links[index].writableUntilEndingArrives = true
+                guard !state.hanging, state.frozenSince == nil, state.pathLostSince == nil else {
+                    return .success(false)
                 }
+                state.openLink(index, now: clock.now)
                 return .success(true)
             }
             switch outcome {
@@ -182,6 +208,7 @@ public final class SimulatedNetwork: Transport, Sendable {
             }
             await bell.wait(after: epoch)
             if Task.isCancelled {
+                if state.withLock({ $0.lateOpenAttempt == attempt }) { return openLate(index) }
                 state.withLock { state in
                     state.links[index].phase = .abandoned
                     state.links[index].clientClosedAt = clock.now
@@ -189,6 +216,19 @@ public final class SimulatedNetwork: Transport, Sendable {
                 throw attemptFailed(attempt, .cancelled)
             }
         }
+    }
+
+    /// The armed attempt's handshake completes as the client gives it up (the server's 101
+    /// was already on its way): `connect` returns an open connection to a caller that no
+    /// longer wants it, which the manager must recognise as stale and close.
+    private func openLate(_ index: Int) -> any TransportConnection {
+        state.withLock { state in
+            state.lateOpenAttempt = nil
+            state.statistics.lateCallbacks += 1
+            state.openLink(index, now: clock.now)
+        }
+        ringWire()
+        return SimulatedConnection(network: self, index: index)
     }
 
     // MARK: Server and network controls
@@ -261,6 +301,26 @@ public final class SimulatedNetwork: Transport, Sendable {
         bells.forEach { $0.ring() }
     }
 
+    /// The device's network path goes away (false): new connections fail with ENETUNREACH,
+    /// held sockets and handshakes fall silent as in a freeze. Back (true): what they held
+    /// flows again. Telling the manager is the caller's part (its app's path monitor). A
+    /// change is a wire event (``WireEvent/Kind/path(available:)``): the network's truth.
+    public func setPathAvailable(_ available: Bool) {
+        let now = clock.now
+        let (bells, changed) = state.withLock { state in
+            let changed = (state.pathLostSince == nil) != available
+            if changed { state.record(.path(available: available), at: now) }
+            if available {
+                state.pathLostSince = nil
+            } else if state.pathLostSince == nil {
+                state.pathLostSince = now
+            }
+            return (state.links.map(\.doorbell), changed)
+        }
+        if changed { ringWire() }
+        if available { bells.forEach { $0.ring() } }
+    }
+
     /// One-way latency of every later frame (round trips take twice this).
     public func setLatency(_ latency: Duration) {
         precondition(latency >= .zero, "latency must not be negative, got \(latency)")
@@ -296,33 +356,6 @@ public final class SimulatedNetwork: Transport, Sendable {
 
     /// The next broadcast frame reaches its first recipient twice.
     public func duplicateNextFrame() { state.withLock { $0.duplicateNextFrame = true } }
-
-    /// When the client next closes the connection it holds now, that connection still
-    /// delivers one callback afterwards: a message or a close frame to the pending
-    /// `receive()`, or a pong to a ping in flight. Returns false if no connection is held.
-    ///
-    /// This is the real shell's path for stale callbacks: the generation's receive loop
-    /// or ping task hands the late callback to the machine, tagged with the generation
-    /// that was just torn down. (A late *error* has no such path: the shell drops errors
-    /// once the generation's task is cancelled, which is why `ConnectionManager` has an
-    /// SPI to inject one.)
-    @discardableResult
-    public func armLateCallback(_ callback: StaleCallback) -> Bool {
-        state.withLock { state in
-            guard let index = state.held.last else { return false }
-            state.links[index].lateCallback = callback
-            return true
-        }
-    }
-
-    /// Forgets every armed late callback (the run is over: a socket the harness closes
-    /// while its generation is live would deliver its "late" callback to that live
-    /// generation, which is no stale callback at all).
-    public func disarmLateCallbacks() {
-        state.withLock { state in
-            for index in state.links.indices { state.links[index].lateCallback = nil }
-        }
-    }
 
     /// The next client send completes only after the receive that follows it.
     public func delayNextSendCompletion() { state.withLock { $0.delayNextSend = true } }

@@ -35,6 +35,9 @@ public struct WireEvent: Hashable, Sendable, CustomStringConvertible {
         /// A receive, send or ping on the socket told the client that it ended; `code` when
         /// a receive delivered the server's close frame.
         case told(socket: Int, code: CloseCode?)
+        /// The device's network path went away (false) or came back (true): the network's
+        /// truth, which a judge may read (a client learns it only if its app tells it).
+        case path(available: Bool)
     }
 
     public var at: VirtualClock.Instant
@@ -53,6 +56,7 @@ public struct WireEvent: Hashable, Sendable, CustomStringConvertible {
             "\(at) socket \(socket) ended by the server: \(code.map { "close \($0)" } ?? "reset")"
         case .told(let socket, let code):
             "\(at) socket \(socket): the client learnt it ended\(code.map { " (close \($0) received)" } ?? "")"
+        case .path(let available): "\(at) network path \(available ? "back" : "lost")"
         }
     }
 }

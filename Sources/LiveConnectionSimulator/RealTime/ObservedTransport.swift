@@ -32,6 +32,9 @@ public final class ObservedTransport: Transport, WorldTruth {
         var released = false
         var lastHeard: VirtualClock.Instant?
         var sentSubscribes: [String] = []
+        /// The close frame the client sent, and the server's that the client received.
+        var clientClose: CloseFrame?
+        var serverCloseDelivered: CloseFrame?
     }
 
     struct State {
@@ -51,13 +54,22 @@ public final class ObservedTransport: Transport, WorldTruth {
 
     /// What a real run cannot judge, and why (printed by `livesim connect --check`).
     public static let notJudged: [(invariant: Invariant, why: String)] = [
-        (.eventuallyOpen, "a client cannot know whether the server would accept it (refusing is not the manager's fault)"),
+        (
+            .eventuallyOpen,
+            "a client cannot know whether the server would accept it (refusing is not the manager's fault)"
+        )
     ]
 
     /// What a real run judges only in part, and which part is left out.
     public static let judgedInPart: [(invariant: Invariant, why: String)] = [
-        (.exactlyOnceInOrder, "a hole reported as a gap is accepted: only the server's log knows whether it still held the messages"),
-        (.deadPeerDetected, "\"dead since\" is the last moment the client heard anything: silence is all a client can observe"),
+        (
+            .exactlyOnceInOrder,
+            "a hole reported as a gap is accepted: only the server's log knows whether it still held the messages"
+        ),
+        (
+            .deadPeerDetected,
+            "\"dead since\" is the last moment the client heard anything: silence is all a client can observe"
+        ),
     ]
 
     // MARK: Transport
@@ -156,12 +168,18 @@ public final class ObservedTransport: Transport, WorldTruth {
     /// Never: a real run holds no send back on purpose.
     public var lastSendDelayedAt: VirtualClock.Instant? { nil }
 
+    /// Changes what is known of connection `index`.
+    fileprivate func update(_ index: Int, _ change: (inout Record) -> Void) {
+        state.withLock { change(&$0.records[index]) }
+    }
+
     private func truth(_ record: Record, index: Int) -> LinkTruth {
         LinkTruth(
             id: index + 1, generation: record.generation, endpoint: record.endpoint,
             handshakeCompleted: record.openedAt != nil, openedAt: record.openedAt, isHeld: record.isHeld,
             deadSince: record.isHeld ? record.lastHeard : nil, sentSubscribes: record.sentSubscribes,
-            writerStalled: false, lastStallEndedAt: nil)
+            writerStalled: false, lastStallEndedAt: nil, clientClose: record.clientClose,
+            serverCloseDelivered: record.serverCloseDelivered)
     }
 }
 
@@ -192,6 +210,9 @@ private final class Observed: TransportConnection {
     func receive() async throws(TransportError) -> TransportEvent {
         let event = try await inner.receive()
         transport.heard(on: index)
+        if case .closed(let code, let reason) = event {
+            transport.update(index) { $0.serverCloseDelivered = CloseFrame(code: code, reason: reason) }
+        }
         return event
     }
 
@@ -203,6 +224,9 @@ private final class Observed: TransportConnection {
     func close(code: CloseCode, reason: String) async {
         // Let go when the manager asks: the close handshake that follows is the transport's.
         transport.released(index)
+        transport.update(index) { record in
+            if record.clientClose == nil { record.clientClose = CloseFrame(code: code, reason: reason) }
+        }
         await inner.close(code: code, reason: reason)
     }
 }

@@ -70,10 +70,19 @@ extension Rule {
         "commands-at-most-once", "the server receives each outgoing command at most once",
         judges: [.simulator, .checker])
     public static let endpointOfLastConnect = Rule(
-        "endpoint-of-last-connect", "every connection attempt goes to the endpoint the app named in its last connect(to:)",
+        "endpoint-of-last-connect",
+        "every connection attempt goes to the endpoint the app named in its last connect(to:)",
         judges: [.simulator, .checker])
     public static let quietInBackground = Rule(
         "quiet-in-background", "in the background no connection is held or opened and no retry is armed",
+        judges: [.simulator, .checker])
+    public static let quietWithoutPath = Rule(
+        "quiet-without-path",
+        "while the app reports the network path unviable, no connection is dialled and no backoff is spent (no retry armed), and the attempt count it resumes with is at most one past the last one reported before",
+        judges: [.simulator, .checker])
+    public static let reconnectsWhenPathReturns = Rule(
+        "reconnects-when-path-returns",
+        "when the app reports the path viable again while it wants a connection in the foreground and none is open, opening or being refreshed, a connection is dialled in that same instant",
         judges: [.simulator, .checker])
     public static let timersArmedAsConfigured = Rule(
         "timers-armed-as-configured",
@@ -81,7 +90,7 @@ extension Rule {
         judges: [.simulator, .checker])
     public static let expiredCredentialsRefreshed = Rule(
         "expired-credentials-refreshed",
-        "close 4001 or HTTP 401 asks for fresh credentials (one refresh at a time) instead of retrying or stopping",
+        "close 4001 or HTTP 401 asks for fresh credentials (one refresh at a time) instead of retrying or stopping (unless it is the failure that reaches the app's attempt limit)",
         judges: [.simulator, .checker])
 
     // Judged by the simulator: they need time, the server's view, or the app's.
@@ -105,13 +114,36 @@ extension Rule {
         "every events() subscriber, early or late, gets the current phase first, then each phase, message and gap once, in order",
         judges: [.simulator])
     public static let noHotLoop = Rule(
-        "no-hot-loop", "connection attempts per minute stay within what the published backoff policy allows, whatever the server does",
+        "no-hot-loop",
+        "connection attempts per minute stay within what the published backoff policy allows, whatever the server does",
         judges: [.simulator], timeBounded: true)
 
+    /// Its deadline is the ping's own timer: the simulator judges the instant, the checker
+    /// that the timer is armed for the timeout asked and answers when it fires (no elapsed
+    /// time needed, as with `timers-armed-as-configured`).
     public static let pingsAnsweredOnce = Rule(
         "pings-answered-once",
         "every app ping gets exactly one outcome (alive, no answer, failed), by its deadline at the latest",
-        judges: [.simulator], timeBounded: true)
+        judges: [.simulator, .checker])
+
+    public static let givesUpAtTheLimit = Rule(
+        "gives-up-at-the-limit",
+        "with an attempt limit of N, the N-th failure since a connection last proved itself ends in stopped \"gave up after N attempts\" (never a wait, never attempt N + 1), and nothing gives up sooner or without a limit",
+        judges: [.simulator])
+    public static let freshCredentialsPerHandshake = Rule(
+        "fresh-credentials-per-handshake",
+        "every handshake carries the newest credentials the provider gave; with credentials before every connect, ones fetched for that attempt that no earlier handshake carried",
+        judges: [.simulator])
+
+    public static let disconnectClosesAsAsked = Rule(
+        "disconnect-closes-as-asked",
+        "disconnect(code:reason:) closes the open socket with the app's code and reason as the server receives them (disconnect(): 1000 \"disconnected\") and shows the app stopped",
+        judges: [.simulator])
+
+    public static let closeReachesTheApp = Rule(
+        "close-reaches-the-app",
+        "when the live connection ends, the waiting or stopped phase the app is shown carries the server's close frame, code and reason, as the client received it (none after a reset)",
+        judges: [.simulator])
 
     // Judged by the checker: they read the machine's state and effects step by step.
     public static let openOnlyAfterHandshake = Rule(
@@ -148,14 +180,16 @@ extension Rule {
         judges: [.checker])
 
     /// Every rule: the shared ones, the simulator's, the checker's, then the wire's (``wireRules``).
-    public static let catalogue: [Rule] = [
-        .singleLiveTransport, .staleInputsChangeNothing, .resubscribeBeforeOpen, .backoffWithinPolicy,
-        .quietAfterStop, .commandsAtMostOnce, .endpointOfLastConnect, .quietInBackground, .timersArmedAsConfigured,
-        .expiredCredentialsRefreshed,
-        .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .eventsFollowTheMachine,
-        .noHotLoop, .pingsAnsweredOnce,
-        .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
-        .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
-        .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock,
-    ] + wireRules
+    public static let catalogue: [Rule] =
+        [
+            .singleLiveTransport, .staleInputsChangeNothing, .resubscribeBeforeOpen, .backoffWithinPolicy,
+            .quietAfterStop, .commandsAtMostOnce, .endpointOfLastConnect, .quietInBackground, .timersArmedAsConfigured,
+            .expiredCredentialsRefreshed,
+            .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .eventsFollowTheMachine,
+            .noHotLoop, .pingsAnsweredOnce, .quietWithoutPath, .reconnectsWhenPathReturns, .givesUpAtTheLimit,
+            .freshCredentialsPerHandshake, .disconnectClosesAsAsked, .closeReachesTheApp,
+            .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
+            .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
+            .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock,
+        ] + wireRules
 }

@@ -33,6 +33,9 @@ public struct Specification: Hashable, Sendable {
     /// Handshake statuses that mean the same.
     public var refreshHandshakeStatuses: [Int]
 
+    /// The close frame `disconnect()` sends, as its documentation states: 1000 "disconnected".
+    public static let plainDisconnectClose = CloseFrame(code: .normal, reason: "disconnected")
+
     public init(
         terminalCloseCodes: [CloseCode], terminalHandshakeStatuses: [Int], refreshCloseCodes: [CloseCode],
         refreshHandshakeStatuses: [Int]
@@ -125,8 +128,9 @@ extension Specification {
             }
             c = min(c, limit)
             let slack = 1_000.0
-            return .nanoseconds(Int64(max(0, c * (1 - jitter) - slack)))...Duration.nanoseconds(
-                Int64(c * (1 + jitter) + slack))
+            return .nanoseconds(
+                Int64(max(0, c * (1 - jitter) - slack)))...Duration.nanoseconds(
+                    Int64(c * (1 + jitter) + slack))
         case .table:
             preconditionFailure("handled above")
         }
@@ -157,7 +161,8 @@ extension Specification {
     public func envelope(_ policy: BackoffPolicy, afterFailures n: Int) -> Envelope {
         let range = allowedDelay(policy, afterFailures: n, previous: .unknown)
         guard case .decorrelatedJitter(let base, let cap) = policy.kind, n > 0 else {
-            return Envelope(range: range, meanSeconds: (Self.seconds(range.lowerBound) + Self.seconds(range.upperBound)) / 2)
+            return Envelope(
+                range: range, meanSeconds: (Self.seconds(range.lowerBound) + Self.seconds(range.upperBound)) / 2)
         }
         // min(cap, U(b, 3b)): the part of the uniform above the cap is drawn as the cap.
         let b = Self.seconds(base), limit = max(b, Self.seconds(cap)), top = 3 * b

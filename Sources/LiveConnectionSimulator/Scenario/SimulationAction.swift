@@ -40,8 +40,11 @@ public enum SimulationAction: Hashable, Sendable {
     case hostile(HostileServer?)
 
     // MARK: Faults only a simulator can give
-    /// Deliver an old generation's callback late, after a reconnect.
-    case deliverStale(StaleCallback)
+    /// Arm the connection the client holds now (for ``StaleCallback/open``: its newest
+    /// handshake) to deliver this callback late: when the client closes it, its closing
+    /// handshake lingers `after`, and the callback arrives at the end, on that connection's
+    /// own stream, after the manager moved on (see ``SimulatedNetwork/armLateCallback(_:after:)``).
+    case deliverStale(StaleCallback, after: Duration = .zero)
     /// Deliver the next transport callback twice.
     case duplicateNextCallback
     /// Complete the next send only after the receive that follows it.
@@ -53,12 +56,21 @@ public enum SimulationAction: Hashable, Sendable {
     /// `connect(to:)` the simulated endpoint with this index.
     case connect(endpoint: Int)
     case disconnect
+    /// `disconnect(code:reason:)`: the app stops wanting the connection and closes it with its
+    /// own close code and reason (the manager refuses a code an endpoint may not send, and the
+    /// run records the refusal).
+    case disconnectWith(code: CloseCode, reason: String)
     /// Send a command (its outcome is recorded).
     case send(text: String)
     /// Ping the server through `manager.ping(timeout:)` (its outcome is recorded).
     case ping(timeout: Duration)
     case subscribe(String)
     case unsubscribe(String)
+    /// The device's network path goes away (`false`) or comes back (`true`): the network
+    /// carries nothing (new connections fail with ENETUNREACH, held sockets fall silent, their
+    /// frames held until it returns), and the app's path monitor tells the manager
+    /// (`setPathViable`) in the same instant.
+    case path(viable: Bool)
 }
 
 extension SimulationAction {
@@ -69,7 +81,8 @@ extension SimulationAction {
     /// send is actually held back.
     public var disruptsTheWorld: Bool {
         switch self {
-        case .broadcast, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .send, .ping, .subscribe, .unsubscribe:
+        case .broadcast, .deliverStale, .duplicateNextCallback, .delaySendCompletion, .send, .ping, .subscribe,
+            .unsubscribe:
             false
         default: true
         }
@@ -78,11 +91,15 @@ extension SimulationAction {
 
 /// The kinds of late callbacks an old connection can deliver.
 public enum StaleCallback: String, Hashable, Sendable, CaseIterable {
+    /// A frame that was already in the socket's buffer: the last one the server logged.
     case message
+    /// The socket fails (ECONNRESET) during the closing handshake.
     case error
+    /// The server's own close frame (1011 "late close") crosses the client's.
     case close
+    /// The pong of a ping in flight.
     case pong
-    /// A handshake that completes after the manager gave the attempt up (written by the
+    /// A handshake that completes although the manager gave the attempt up (written by the
     /// model checker's counterexamples; swarm scenarios keep to the four above, so seeds
     /// made before it existed still make the same schedules).
     case open

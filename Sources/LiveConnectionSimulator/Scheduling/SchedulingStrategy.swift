@@ -67,7 +67,9 @@ extension SchedulingStrategy where Self == RandomScheduling {
 
 extension SchedulingStrategy where Self == PCTScheduling {
     /// Probabilistic concurrency testing. See ``PCTScheduling``.
-    public static func pct(seed: UInt64, depth: Int, expectedSteps: Int = PCTScheduling.defaultExpectedSteps) -> PCTScheduling {
+    public static func pct(seed: UInt64, depth: Int, expectedSteps: Int = PCTScheduling.defaultExpectedSteps)
+        -> PCTScheduling
+    {
         PCTScheduling(seed: seed, depth: depth, expectedSteps: expectedSteps)
     }
 }

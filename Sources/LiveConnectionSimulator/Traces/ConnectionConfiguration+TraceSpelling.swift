@@ -26,6 +26,28 @@ extension ConnectionConfiguration {
     /// The header keys of ``traceHeaderLines``, all required in a trace.
     public static let traceHeaderKeys = ConnectionConfiguration().traceHeaderLines.map(\.key)
 
+    /// The fields added after traces were first written, as header lines: each written only
+    /// when it differs from its default, so every trace written before them still reads (and
+    /// re-encodes) byte for byte, and means what it meant.
+    ///
+    /// ```swift
+    /// var configuration = ConnectionConfiguration()
+    /// try configuration.limitAttempts(to: 3)
+    /// configuration.traceOptionalHeaderLines   // [("maximum-attempts", "3")]
+    /// ```
+    public var traceOptionalHeaderLines: [(key: String, value: String)] {
+        var lines: [(key: String, value: String)] = []
+        if let maximumAttempts { lines.append(("maximum-attempts", "\(maximumAttempts)")) }
+        switch credentialsTiming {
+        case .afterExpiry: break
+        case .beforeEveryConnect: lines.append(("credentials-timing", "before-every-connect"))
+        }
+        return lines
+    }
+
+    /// The header keys of ``traceOptionalHeaderLines``, each optional in a trace.
+    public static let traceOptionalHeaderKeys = ["maximum-attempts", "credentials-timing"]
+
     /// Sets the field named by a header key from its value.
     mutating func setTraceField(_ key: String, to value: String) throws(LineProblem) {
         switch key {
@@ -44,7 +66,21 @@ extension ConnectionConfiguration {
         case "refresh-handshake-statuses":
             refreshHandshakeStatuses = Set(try Self.numbers(value, "an HTTP status", as: Int.self))
         case "resume": resume = try TraceNumber.bool(value, "resume")
-        default: preconditionFailure("setTraceField called with '\(key)', which is not in traceHeaderKeys")
+        case "maximum-attempts":
+            let limit = try TraceNumber.integer(value, "an attempt limit", as: Int.self)
+            do throws(ConfigurationError) {
+                try limitAttempts(to: limit)
+            } catch {
+                throw LineProblem("\(error)")
+            }
+        case "credentials-timing":
+            switch value {
+            case "after-expiry": credentialsTiming = .afterExpiry
+            case "before-every-connect": credentialsTiming = .beforeEveryConnect
+            default:
+                throw LineProblem("'credentials-timing' is 'after-expiry' or 'before-every-connect', not '\(value)'")
+            }
+        default: preconditionFailure("setTraceField called with '\(key)', which is not a configuration key")
         }
     }
 

@@ -11,7 +11,7 @@ extension SimulationAction {
     /// ```
     ///
     /// Only arguments whose value rarely matters to a failure are simplified: texts and
-    /// reasons get shorter, latencies and timeouts get smaller. Topics, close codes, HTTP
+    /// reasons get shorter, latencies, timeouts and a late callback's linger get smaller. Topics, close codes, HTTP
     /// statuses and endpoints are kept, because they select behaviour (a topic must match a
     /// subscription, a close code decides between retry and stop), and changing them would
     /// trade the failure for a different one more often than it would simplify it.
@@ -21,12 +21,16 @@ extension SimulationAction {
             text.count > 1 ? [.broadcast(topic: topic, text: "m")] : []
         case .closeConnection(let code, let reason):
             reason.isEmpty ? [] : [.closeConnection(code: code, reason: "")]
+        case .disconnectWith(let code, let reason):
+            reason.isEmpty ? [] : [.disconnectWith(code: code, reason: "")]
         case .send(let text):
             text.count > 1 ? [.send(text: "c")] : []
         case .setLatency(let latency):
             Self.smaller(latency, floor: .zero).map { .setLatency($0) }
         case .setIdleTimeout(let timeout?):
             Self.smaller(timeout, floor: .milliseconds(1)).map { .setIdleTimeout($0) }
+        case .deliverStale(let callback, let linger):
+            Self.smaller(linger, floor: .zero).map { .deliverStale(callback, after: $0) }
         default:
             []
         }

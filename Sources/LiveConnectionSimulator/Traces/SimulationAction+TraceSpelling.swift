@@ -24,17 +24,20 @@ extension SimulationAction {
         case .restartServer: "restart"
         case .setIdleTimeout(let timeout): "idle-timeout " + (timeout.map(\.traceFormatted) ?? "off")
         case .hostile(let behaviour): "hostile " + (behaviour?.traceWords ?? "off")
-        case .deliverStale(let callback): "stale \(callback.rawValue)"
+        case .deliverStale(let callback, let linger):
+            "stale \(callback.rawValue)" + (linger == .zero ? "" : " after=\(linger.traceFormatted)")
         case .duplicateNextCallback: "duplicate-next-callback"
         case .delaySendCompletion: "delay-send-completion"
         case .background: "background"
         case .foreground: "foreground"
         case .connect(let endpoint): "connect endpoint=\(endpoint)"
         case .disconnect: "disconnect"
+        case .disconnectWith(let code, let reason): "disconnect code=\(code.rawValue) reason=\(TraceToken.word(reason))"
         case .send(let text): "send text=\(TraceToken.word(text))"
         case .ping(let timeout): "ping timeout=\(timeout.traceFormatted)"
         case .subscribe(let topic): "subscribe \(TraceToken.word(topic))"
         case .unsubscribe(let topic): "unsubscribe \(TraceToken.word(topic))"
+        case .path(let viable): "path \(viable ? "viable" : "unviable")"
         }
     }
 
@@ -55,7 +58,7 @@ extension SimulationAction {
         "refuse-connections", "fail-handshakes", "hang-handshakes", "broadcast", "close", "reset", "freeze",
         "thaw", "latency", "restart", "idle-timeout", "hostile", "stale", "duplicate-next-callback",
         "delay-send-completion", "background", "foreground", "connect", "disconnect", "send", "ping", "subscribe",
-        "unsubscribe",
+        "unsubscribe", "path",
     ]
 
     static func parse(_ tokens: [TraceToken]) throws(LineProblem) -> SimulationAction {
@@ -109,7 +112,15 @@ extension SimulationAction {
                     "'\(kind)' is not a stale callback (\(StaleCallback.allCases.map(\.rawValue).joined(separator: ", ")))"
                 )
             }
-            action = .deliverStale(callback)
+            var linger = Duration.zero
+            if let value = fields.optionalKeyed("after") {
+                guard callback != .open else {
+                    throw LineProblem("'stale open' takes no after=… (a given-up handshake completes at once)")
+                }
+                linger = try TraceToken.duration(value)
+                guard linger >= .zero else { throw LineProblem("a late callback's after=… cannot be negative") }
+            }
+            action = .deliverStale(callback, after: linger)
         case "duplicate-next-callback": action = .duplicateNextCallback
         case "delay-send-completion": action = .delaySendCompletion
         case "background": action = .background
@@ -118,7 +129,13 @@ extension SimulationAction {
             let endpoint = try TraceNumber.integer(try fields.keyed("endpoint"), "an endpoint index", as: Int.self)
             guard endpoint >= 0 else { throw LineProblem("an endpoint index cannot be negative") }
             action = .connect(endpoint: endpoint)
-        case "disconnect": action = .disconnect
+        case "disconnect":
+            if let code = fields.optionalKeyed("code") {
+                let code = try TraceNumber.integer(code, "a close code (0–65535)", as: UInt16.self)
+                action = .disconnectWith(code: CloseCode(code), reason: try fields.keyed("reason"))
+            } else {
+                action = .disconnect
+            }
         case "send": action = .send(text: try fields.keyed("text"))
         case "ping":
             let timeout = try TraceToken.duration(try fields.keyed("timeout"))
@@ -126,6 +143,12 @@ extension SimulationAction {
             action = .ping(timeout: timeout)
         case "subscribe": action = .subscribe(try fields.positional("a topic"))
         case "unsubscribe": action = .unsubscribe(try fields.positional("a topic"))
+        case "path":
+            let word = try fields.positional("viable or unviable")
+            guard word == "viable" || word == "unviable" else {
+                throw LineProblem("'path' takes viable or unviable, not '\(word)'")
+            }
+            action = .path(viable: word == "viable")
         default:
             throw LineProblem("unknown action '\(verb)' (known: \(traceVerbs.joined(separator: ", ")))")
         }

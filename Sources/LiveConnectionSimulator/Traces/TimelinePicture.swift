@@ -107,7 +107,8 @@ public struct TimelinePicture: Sendable {
         let verb = words.prefix { $0 != " " }
         switch verb {
         case "broadcast": return .broadcast
-        case "subscribe", "unsubscribe", "connect", "disconnect", "send", "ping", "background", "foreground": return .intent
+        case "subscribe", "unsubscribe", "connect", "disconnect", "send", "ping", "background", "foreground":
+            return .intent
         default: return .fault
         }
     }
@@ -161,7 +162,8 @@ public struct TimelinePicture: Sendable {
             let width = max(x(segment.end) - x(segment.start), 0.5)
             out += "<rect x=\"\(f(x(segment.start)))\" y=\"\(f(laneTop(segment.lane)))\" width=\"\(f(width))\" "
             out += "height=\"\(f(Self.laneHeight))\" fill=\"\(Self.colour(ofPhase: segment.phase))\">"
-            out += "<title>\(segment.start.traceFormatted)–\(segment.end.traceFormatted) \(escape(segment.phase))</title></rect>\n"
+            out +=
+                "<title>\(segment.start.traceFormatted)–\(segment.end.traceFormatted) \(escape(segment.phase))</title></rect>\n"
         }
         for mark in marks {
             let at = x(mark.at)
@@ -176,7 +178,8 @@ public struct TimelinePicture: Sendable {
                 out += "fill=\"\(colour)\">\(tip)</path>\n"
             case .log:
                 let y = Self.top + 26
-                out += "<rect x=\"\(f(at - 1))\" y=\"\(f(y))\" width=\"2\" height=\"8\" fill=\"#CC79A7\">\(tip)</rect>\n"
+                out +=
+                    "<rect x=\"\(f(at - 1))\" y=\"\(f(y))\" width=\"2\" height=\"8\" fill=\"#CC79A7\">\(tip)</rect>\n"
             case .violation:
                 out += "<line x1=\"\(f(at))\" y1=\"\(f(Self.top))\" x2=\"\(f(at))\" y2=\"\(f(lanesBottom))\" "
                 out += "stroke=\"#FF0000\" stroke-width=\"2\">\(tip)</line>\n"
@@ -207,7 +210,8 @@ public struct TimelinePicture: Sendable {
         while tick <= span * (1 + 1e-9) {
             let x = Self.left + tick / span * plotWidth
             out += "<line x1=\"\(f(x))\" y1=\"\(f(y))\" x2=\"\(f(x))\" y2=\"\(f(y + 4))\" stroke=\"black\"/>\n"
-            out += "<text x=\"\(f(x))\" y=\"\(f(y + 16))\" text-anchor=\"middle\">\(String(format: "%g", tick)) s</text>\n"
+            out +=
+                "<text x=\"\(f(x))\" y=\"\(f(y + 16))\" text-anchor=\"middle\">\(String(format: "%g", tick)) s</text>\n"
             tick += step
         }
         return out

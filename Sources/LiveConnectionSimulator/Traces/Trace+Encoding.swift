@@ -27,6 +27,7 @@ extension Trace {
             ("strategy", scenario.strategy.description),
         ]
         lines += scenario.configuration.traceHeaderLines
+        lines += scenario.configuration.traceOptionalHeaderLines
         lines.append(("duration", scenario.duration.traceFormatted))
         lines.append(("manager-seed", "\(scenario.managerSeed)"))
         if !scenario.managerWords.isEmpty {

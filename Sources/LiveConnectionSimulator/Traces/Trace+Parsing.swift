@@ -8,7 +8,10 @@ extension Trace {
         ]
 
     /// Header keys a trace may have.
-    public static let optionalHeaderKeys = ["manager-words", "variant", "client", "clients", "expect", "observed-build"]
+    public static let optionalHeaderKeys =
+        ConnectionConfiguration.traceOptionalHeaderKeys + [
+            "manager-words", "variant", "client", "clients", "expect", "observed-build",
+        ]
 
     /// Reads a trace written by ``encode()`` (or by hand, in the same format).
     ///
@@ -193,6 +196,11 @@ private struct Header {
         var configuration = ConnectionConfiguration()
         for key in ConnectionConfiguration.traceHeaderKeys {
             try field(key) { (value) throws(LineProblem) in try configuration.setTraceField(key, to: value) }
+        }
+        for key in ConnectionConfiguration.traceOptionalHeaderKeys {
+            _ = try optionalField(key) { (value) throws(LineProblem) in
+                try configuration.setTraceField(key, to: value)
+            }
         }
         let seed = try field("seed") { (value) throws(LineProblem) in
             try TraceNumber.integer(value, "a seed (0…2⁶⁴−1)", as: UInt64.self)

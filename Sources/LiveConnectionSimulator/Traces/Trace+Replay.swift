@@ -29,7 +29,9 @@ extension Trace {
                 result: recorded, strategy: strategy,
                 note: "\(mismatch): `\(strategy)` still gives the manager the recorded \(wanted.count) inputs in order")
         }
-        var best = (result: recorded, strategy: strategy, followed: Self.commonPrefix(Self.inputs(of: recorded), wanted))
+        var best = (
+            result: recorded, strategy: strategy, followed: Self.commonPrefix(Self.inputs(of: recorded), wanted)
+        )
         let candidates = [StrategyChoice.fifo] + (1...max(schedules, 1)).map(StrategyChoice.random(seed:))
         for candidate in candidates where candidate != strategy {
             let result = run(candidate, variant)

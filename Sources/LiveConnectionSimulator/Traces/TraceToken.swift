@@ -217,6 +217,13 @@ struct TraceFields {
         return first.value
     }
 
+    /// The value of `key=…` if it is the next token; nil (consuming nothing) otherwise.
+    mutating func optionalKeyed(_ key: String) -> String? {
+        guard let first = tokens.first, first.key == key else { return nil }
+        tokens.removeFirst()
+        return first.value
+    }
+
     /// Fails if any token is left: a typo must not be silently ignored.
     func finish() throws(LineProblem) {
         if let extra = tokens.first {

@@ -8,7 +8,8 @@ package import LiveConnection
 extension LogicVariant {
     static let brokenVariants: [LogicVariant] = [
         LogicVariant(
-            name: "ignores-generations", summary: "drops the generation check: stale callbacks act on the live connection",
+            name: "ignores-generations",
+            summary: "drops the generation check: stale callbacks act on the live connection",
             breaks: .staleInputsChangeNothing, wrapper: IgnoresGenerations.self),
         LogicVariant(
             name: "skips-resubscribe", summary: "does not resubscribe when a connection opens",
@@ -52,7 +53,8 @@ extension LogicVariant {
             name: "ignores-background", summary: "does not hear the app going to the background: the socket stays open",
             breaks: .quietInBackground, wrapper: IgnoresBackground.self),
         LogicVariant(
-            name: "pong-deadline-of-p", summary: "arms the pong deadline for the heartbeat interval P instead of the timeout T",
+            name: "pong-deadline-of-p",
+            summary: "arms the pong deadline for the heartbeat interval P instead of the timeout T",
             breaks: .timersArmedAsConfigured, wrapper: PongDeadlineOfP.self),
         LogicVariant(
             name: "retries-expired-credentials",
@@ -63,8 +65,36 @@ extension LogicVariant {
             summary: "a new events() subscriber gets idle, the initial phase, instead of the current one",
             breaks: .eventsFollowTheMachine, wrapper: ReplaysInitialPhase.self),
         LogicVariant(
-            name: "forgets-pings", summary: "never answers the app's pings that were in flight when their connection ended",
+            name: "misnumbers-open-attempt",
+            summary:
+                "the open phase names the failures before it (0 on the first try) instead of the attempt that succeeded",
+            breaks: .backoffWithinPolicy, wrapper: MisnumbersOpenAttempt.self),
+        LogicVariant(
+            name: "forgets-pings",
+            summary: "never answers the app's pings that were in flight when their connection ended",
             breaks: .pingsAnsweredOnce, wrapper: ForgetsPings.self),
+        LogicVariant(
+            name: "ignores-path",
+            summary: "never hears the app's path reports: retries through an outage, spending the backoff",
+            breaks: .quietWithoutPath, wrapper: IgnoresPath.self),
+        LogicVariant(
+            name: "misses-path-return",
+            summary: "misses the path's return while offline: waits for a connect(to:) nobody makes",
+            breaks: .reconnectsWhenPathReturns, wrapper: MissesPathReturn.self),
+        LogicVariant(
+            name: "gives-up-early",
+            summary: "gives up one attempt before the app's attempt limit (an off-by-one in the limit's test)",
+            breaks: .givesUpAtTheLimit, wrapper: GivesUpEarly.self),
+        LogicVariant(
+            name: "forgets-close-code",
+            summary:
+                "hands disconnect(code:reason:) on as disconnect(): the server gets 1000 \"disconnected\", not the app's frame",
+            breaks: .disconnectClosesAsAsked, wrapper: ForgetsCloseCode.self),
+        LogicVariant(
+            name: "drops-close-reason",
+            summary:
+                "keeps the server's close code but passes its reason on as \"\": the app never sees the server's words",
+            breaks: .closeReachesTheApp, wrapper: DropsCloseReason.self),
     ]
 }
 
@@ -146,7 +176,8 @@ package struct RetriesTerminalClose: MachineWrapper {
         switch input {
         case .closedByPeer(let g, let code, let reason) where configuration.terminalCloseCodes.contains(code):
             return base.handle(.closedByPeer(g, code: .normal, reason: reason), using: &random)
-        case .connectFailed(let g, .handshakeRejected(let status)) where configuration.terminalHandshakeStatuses.contains(status):
+        case .connectFailed(let g, .handshakeRejected(let status))
+        where configuration.terminalHandshakeStatuses.contains(status):
             return base.handle(.connectFailed(g, .handshakeRejected(status: 503)), using: &random)
         default:
             return base.handle(input, using: &random)
@@ -200,7 +231,7 @@ package struct GivesUp: MachineWrapper {
     }
 }
 
-/// Retries with no delay at all (and says so: "waiting 0 ms"). Under full jitter each
+/// Retries with no delay at all (and says so: "waiting 0ms"). Under full jitter each
 /// zero is a legal draw, so only the attempt rate gives it away.
 package struct RetriesImmediately: MachineWrapper {
     package var base: ConnectionMachine
@@ -210,7 +241,8 @@ package struct RetriesImmediately: MachineWrapper {
         base.handle(input, using: &random).map { effect in
             switch effect {
             case .startTimer(.retry, _): .startTimer(.retry, .zero)
-            case .report(.waiting(let reason, _, let close)): .report(.waiting(reason: reason, delay: .zero, close: close))
+            case .report(.waiting(let reason, _, let close)):
+                .report(.waiting(reason: reason, delay: .zero, close: close))
             default: effect
             }
         }

@@ -37,7 +37,11 @@ package struct PongDeadlineOfP: MachineWrapper {
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         let interval = base.configuration.heartbeatInterval
         return base.handle(input, using: &random).map { effect in
-            if case .startTimer(.pongDeadline(let g), _) = effect { .startTimer(.pongDeadline(g), interval) } else { effect }
+            if case .startTimer(.pongDeadline(let g), _) = effect {
+                .startTimer(.pongDeadline(g), interval)
+            } else {
+                effect
+            }
         }
     }
 }
@@ -69,5 +73,25 @@ package struct ReplaysInitialPhase: MachineWrapper {
 
     package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         base.handle(input, using: &random)
+    }
+}
+
+/// `open(attempt:)` one low: the failures before the attempt instead of the attempt itself
+/// (an off-by-one between "attempt n" and "n − 1 failures"). The phase a new `events()`
+/// subscriber is replayed says the same, so only the number is wrong.
+package struct MisnumbersOpenAttempt: MachineWrapper {
+    package var base: ConnectionMachine
+    package init(base: ConnectionMachine) { self.base = base }
+
+    package var phase: Phase { Self.lower(base.phase) }
+
+    package mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
+        base.handle(input, using: &random).map { effect in
+            if case .report(let phase) = effect { .report(Self.lower(phase)) } else { effect }
+        }
+    }
+
+    private static func lower(_ phase: Phase) -> Phase {
+        if case .open(let attempt) = phase { .open(attempt: attempt - 1) } else { phase }
     }
 }

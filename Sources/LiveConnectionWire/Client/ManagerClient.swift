@@ -9,15 +9,20 @@ public import LiveConnection
 /// ```
 ///
 /// Only public API is used: `connect(to:)` for a start, `setForeground` for activate and
-/// background, `disconnect()`, and the phase (`open` or not) as the probe.
+/// background, `disconnect()`, `setPathViable` for the path monitor's reports, and the
+/// phase (`open` or not) as the probe.
 public struct ManagerClient: WireClient {
     let manager: ConnectionManager
     let topics: [String]
 
-    public init(context: WireClientContext, configuration: ConnectionConfiguration) {
+    /// - Parameter logic: the manager's decision maker (default: its own `ConnectionMachine`);
+    ///   a broken variant shows what the wire judge catches.
+    public init(
+        context: WireClientContext, configuration: ConnectionConfiguration, logic: (any ConnectionLogic)? = nil
+    ) {
         manager = ConnectionManager(
             configuration: configuration, transport: context.transport, clock: context.clock,
-            random: context.makeRandom(), subscriptionProtocol: context.subscriptionProtocol)
+            random: context.makeRandom(), subscriptionProtocol: context.subscriptionProtocol, logic: logic)
         topics = context.topics
     }
 
@@ -32,6 +37,7 @@ public struct ManagerClient: WireClient {
         case .activate: await manager.setForeground(true)
         case .background: await manager.setForeground(false)
         case .disconnect: await manager.disconnect()
+        case .path(let viable): await manager.setPathViable(viable)
         }
     }
 

@@ -36,7 +36,8 @@ public struct WireClaims: Sendable {
 
     public init(
         backoff: ClaimedBackoff, deadPeerBound: Duration, connectTimeout: Duration = .seconds(10),
-        backoffResets: BackoffReset = .whenOpen, retryLimit: Int? = nil, resumes: Bool = false, terminalCloseCodes: Set<CloseCode> = [],
+        backoffResets: BackoffReset = .whenOpen, retryLimit: Int? = nil, resumes: Bool = false,
+        terminalCloseCodes: Set<CloseCode> = [],
         terminalHandshakeStatuses: Set<Int> = [], refreshCloseCodes: Set<CloseCode> = [],
         refreshHandshakeStatuses: Set<Int> = []
     ) {

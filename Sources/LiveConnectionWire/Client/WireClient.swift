@@ -12,7 +12,7 @@ public import LiveConnection
 ///         switch intent {
 ///         case .start(let endpoint): connect(to: endpoint)
 ///         case .disconnect: disconnect()
-///         case .activate, .background: break
+///         case .activate, .background, .path: break   // no path monitor
 ///         }
 ///     }
 ///     func isConnected() async -> Bool? { connected }   // or nil: no probe
@@ -30,7 +30,7 @@ public protocol WireClient: Sendable {
     func run() async
 
     /// The app did something: a screen appeared, the app became active, went to the
-    /// background, or the user asked to disconnect.
+    /// background, the user asked to disconnect, or its path monitor reported the network path.
     func perform(_ intent: AppIntent) async
 
     /// The client's own idea of whether it is connected, or nil if it exposes none.
@@ -52,6 +52,11 @@ public enum AppIntent: Hashable, Sendable, CustomStringConvertible {
     case background
     /// The user asked to disconnect: nothing may be sent or opened until the next start.
     case disconnect
+    /// The app's path monitor reported the device's network path gone (false) or back
+    /// (true), as an app feeds it to its client (`NWPathMonitor` on Apple platforms; on
+    /// Linux nothing reports it unless the app does). A client without a path monitor
+    /// ignores it; the judge reads the path from the network, not from this.
+    case path(viable: Bool)
 
     public var description: String {
         switch self {
@@ -59,6 +64,7 @@ public enum AppIntent: Hashable, Sendable, CustomStringConvertible {
         case .activate: "activate"
         case .background: "background"
         case .disconnect: "disconnect"
+        case .path(let viable): viable ? "path viable" : "path unviable"
         }
     }
 }

@@ -22,6 +22,12 @@ struct ClientLedger {
         /// This socket must send a resume cursor (the client claims resume and was open before).
         var needsResume: Bool
         var closedByClient = false
+        /// Since when its writer has been stalled (the first frame held back since the last
+        /// stall ended): a close the client makes meanwhile waits behind the stalled write,
+        /// where the server cannot see it.
+        var stalledSince: VirtualClock.Instant?
+        /// When it had sent everything it owed (nil: not yet).
+        var completedAt: VirtualClock.Instant?
         var endedByServer: VirtualClock.Instant?
         var told = false
         var failureCounted = false
@@ -43,14 +49,14 @@ struct ClientLedger {
 
     // Backoff, as the wire shows it. A client may start counting again at the handshake or
     // once it resubscribed: both are kept, and a delay must fit one of them.
-    var failuresSinceHandshake = 0
-    var failuresSinceOpen = 0
+    var failuresSinceHandshake = FailureCount()
+    var failuresSinceOpen = FailureCount()
     /// As if the last open had not happened (a client that never got to report it open:
     /// its last write was still held back when the socket ended).
-    var failuresSinceEarlierOpen = 0
-    var failuresSinceIntent = 0
+    var failuresSinceEarlierOpen = FailureCount()
+    var failuresSinceIntent = FailureCount()
     /// Since the last pong that reached the client (``BackoffReset/whenAHeartbeatIsAnswered``).
-    var failuresSinceAnsweredPing = 0
+    var failuresSinceAnsweredPing = FailureCount()
     /// The last delay since then: such a client also keeps its previous delay until the answer.
     var previousDelaySinceAnsweredPing: Duration?
     /// When the client learnt of its last failure (nil: an attempt is in flight or nothing failed).
@@ -66,6 +72,12 @@ struct ClientLedger {
     /// The last failure was a server ending of an open socket at this instant (a herd candidate).
     var lastFailureEndedAt: VirtualClock.Instant?
     var intentSinceFailure = true
+    /// The network path changed since the last failure: a client that watches the path may
+    /// retry at once when it returns, or wait for it, whatever its backoff says.
+    var pathNewsSinceFailure = false
+    /// Automatic attempts in the current run that failed without a path (or at the instant
+    /// it changed): a client that watches the path does not count them against its limit.
+    var attemptsWithoutPath = 0
     var refreshPending = false
     var previousDelay: Duration?
     var automaticAttempts = 0
@@ -76,8 +88,10 @@ struct ClientLedger {
     var stoppedSince: VirtualClock.Instant?
     /// A terminal code or status the client learnt at an instant that leaves it open whether
     /// it stopped (at the instant of an intent, or of the socket's connect timeout: the judge
-    /// cannot tell which the client handled first). Neither "quiet" nor "keeps trying" is
-    /// judged until the client shows which: an attempt, or the next start.
+    /// cannot tell which the client handled first), or on a socket it may have given up
+    /// before, unseen behind a stalled write (``mayHaveGivenUp(_:before:writer:)``). Neither
+    /// "quiet" nor "keeps trying" is judged until the client shows which: an attempt, or the
+    /// next start.
     var maybeStoppedSince: VirtualClock.Instant?
     /// Started, active, and surely not stopped: it must keep trying.
     var mustKeepTrying: Bool { wanted && active && stoppedSince == nil && maybeStoppedSince == nil }
@@ -88,9 +102,15 @@ struct ClientLedger {
     /// the intent gave the socket up (the judge hears the intent before the client does):
     /// see ``maybeStoppedSince``.
     var lastIntentAt: VirtualClock.Instant?
+    /// The last intent that may give a socket up (a background, a disconnect).
+    var lastGiveUpIntentAt: VirtualClock.Instant?
 
     /// Since when the client has neither held a socket nor started an attempt.
     var quietSince: VirtualClock.Instant = .start
+
+    // The network path, as the network reports it (``pathChanged(available:at:)``).
+    var pathLost = false
+    var lastPathNewsAt: VirtualClock.Instant?
 
     // Rate, statistics.
     var recentAttempts: [VirtualClock.Instant] = []
@@ -107,28 +127,35 @@ struct ClientLedger {
     typealias Report = (Rule, String) -> Void
 
     mutating func intent(_ intent: AppIntent, at now: VirtualClock.Instant) {
+        // The judge reads the path from the network (``pathChanged(available:at:)``), not
+        // from what an app tells its client.
+        if case .path = intent { return }
         lastIntentAt = now
         intentSinceFailure = true
         automaticAttempts = 0
+        attemptsWithoutPath = 0
         switch intent {
         case .start:
             wanted = true
             maybeStoppedSince = nil
             quietSince = now
             stoppedSince = nil
-            failuresSinceIntent = 0
+            failuresSinceIntent = FailureCount()
         case .activate:
             active = true
             quietSince = now
-            failuresSinceIntent = 0
+            failuresSinceIntent = FailureCount()
         case .background:
             active = false
+            lastGiveUpIntentAt = now
         case .disconnect:
             wanted = false
             if stoppedSince == nil {
                 stoppedSince = now
                 stopReason = "the app disconnected at \(now)"
             }
+            lastGiveUpIntentAt = now
+        case .path: break
         }
     }
 
@@ -142,7 +169,10 @@ struct ClientLedger {
         recentAttempts.append(now)
         recentAttempts.removeAll { $0 < now - .seconds(60) }
         if recentAttempts.count > rateAllowance {
-            report(.wireAttemptRate, "\(recentAttempts.count) attempts in the last minute; the claimed backoff and the disruptions explain \(rateAllowance)")
+            report(
+                .wireAttemptRate,
+                "\(recentAttempts.count) attempts in the last minute; the claimed backoff and the disruptions explain \(rateAllowance)"
+            )
         }
         defer {
             lastFailureAt = nil
@@ -153,16 +183,27 @@ struct ClientLedger {
         }
         guard let failedAt = lastFailureAt, !intentSinceFailure else {
             automaticAttempts = 0
+            attemptsWithoutPath = 0
             return
         }
         automaticAttempts += 1
-        if let limit = claims.retryLimit, automaticAttempts > limit {
-            report(.wireRetryLimitKept, "automatic attempt \(automaticAttempts) in a row, though the client claims to give up after \(limit)")
+        if let limit = claims.retryLimit, automaticAttempts - attemptsWithoutPath > limit {
+            report(
+                .wireRetryLimitKept,
+                "automatic attempt \(automaticAttempts) in a row, though the client claims to give up after \(limit)")
+        }
+        guard !pathNewsSinceFailure else {
+            // The wait spans path news the client may have acted on: no delay to judge, and
+            // none it may base its next one on.
+            previousDelay = nil
+            previousDelaySinceAnsweredPing = nil
+            return
         }
         let delays = ([failedAt] + laterNewsAt).map { now - $0 }
         let delay = judgeDelay(delays, report: report)
-        let firstFailure = failuresSinceOpen == 1
-            && (claims.backoffResets == .whenOpen || failuresSinceAnsweredPing == 1)
+        let firstFailure =
+            failuresSinceOpen.all == 1
+            && (claims.backoffResets == .whenOpen || failuresSinceAnsweredPing.all == 1)
         if let endedAt = lastFailureEndedAt, firstFailure, !refreshPending, laterNewsAt.isEmpty {
             herdRetries.append((endedAt, now, delay))
         }
@@ -176,14 +217,16 @@ struct ClientLedger {
     /// Returns the delay taken: the first that fits, or the first.
     private mutating func judgeDelay(_ delays: [Duration], report: Report) -> Duration {
         var counts: [Int] = [failuresSinceIntent, failuresSinceOpen, failuresSinceHandshake, failuresSinceEarlierOpen]
+            .flatMap(\.candidates)
         var previousDelays: [Duration?] = [previousDelay, nil]
         if claims.backoffResets == .whenAHeartbeatIsAnswered {
-            counts.append(failuresSinceAnsweredPing)
+            counts += failuresSinceAnsweredPing.candidates
             previousDelays.append(previousDelaySinceAnsweredPing)
         }
         let high: Int = counts.max()!
         let fewest: Int = counts.min()!
-        let low: Int = refreshPending ? max(0, fewest - 1) : fewest
+        // A count without the failures learnt off the path may be 0; a wait still follows one failure at least.
+        let low: Int = refreshPending ? max(0, fewest - 1) : max(1, fewest)
         guard high >= 1 else { return delays[0] }
         func fits(_ delay: Duration) -> Bool {
             (low...high).contains { n in
@@ -196,11 +239,13 @@ struct ClientLedger {
             report(
                 .wireBackoffWithinClaim,
                 "retried after \(delays.map(\.traceFormatted).joined(separator: " or ")) with \(low == high ? "\(high)" : "\(low)…\(high)") failures seen on the wire; "
-                    + "the claim (\(claims.backoff)) allows \(claimed.bounds.lowerBound.traceFormatted)…\(claimed.bounds.upperBound.traceFormatted) after \(high)")
+                    + "the claim (\(claims.backoff)) allows \(claimed.bounds.lowerBound.traceFormatted)…\(claimed.bounds.upperBound.traceFormatted) after \(high)"
+            )
         }
         // Only unambiguous, continuous cases feed the fit: its probability transform must be exact.
         let previousKnown = claims.backoffResets == .whenOpen || previousDelaySinceAnsweredPing == previousDelay
-        if low == high, delays.count == 1, !refreshPending, previousKnown, case .uniform(let range) = claims.backoff.distribution(high, previousDelay),
+        if low == high, delays.count == 1, !refreshPending, previousKnown,
+            case .uniform(let range) = claims.backoff.distribution(high, previousDelay),
             range.upperBound > range.lowerBound
         {
             fitSamples.append(claims.backoff.distribution(high, previousDelay).cdf(delay))
@@ -209,6 +254,7 @@ struct ClientLedger {
     }
 
     mutating func attemptFailed(reason: String, at now: VirtualClock.Instant) {
+        if pathLost || now == lastPathNewsAt { attemptsWithoutPath += 1 }
         if reason != TransportError.cancelled.reason || now != lastIntentAt { fail(at: now, endedAt: nil) }
         let words = reason.split(separator: " ")
         if words.count == 2, words[0] == "handshake", let status = Int(words[1]) {
@@ -223,35 +269,45 @@ struct ClientLedger {
     }
 
     mutating func opened(socket: Int, at now: VirtualClock.Instant) {
-        sockets[socket] = Socket(openedAt: now, attemptedAt: lastAttemptAt ?? now, needsResume: claims.resumes && hasBeenOpen)
+        sockets[socket] = Socket(
+            openedAt: now, attemptedAt: lastAttemptAt ?? now, needsResume: claims.resumes && hasBeenOpen)
         held.append(socket)
         unclosed.append(socket)
-        failuresSinceHandshake = 0
-        failuresSinceIntent = 0
+        failuresSinceHandshake = FailureCount()
+        failuresSinceIntent = FailureCount()
         automaticAttempts = 0
+        attemptsWithoutPath = 0
         lastFailureAt = nil
         lastFailedSocket = nil
         laterNewsAt = []
-        completeIfOwedNothing(socket)
+        completeIfOwedNothing(socket, at: now)
     }
 
     /// The socket sent all it owed: an open as any client would report it.
-    private mutating func completeIfOwedNothing(_ socket: Int) {
+    private mutating func completeIfOwedNothing(_ socket: Int, at now: VirtualClock.Instant) {
         guard let state = sockets[socket], !state.complete, missing(on: socket).isEmpty else { return }
         sockets[socket]!.complete = true
+        sockets[socket]!.completedAt = now
         if !state.heldBack { hasBeenOpen = true }
         failuresSinceEarlierOpen = failuresSinceOpen
-        failuresSinceOpen = 0
+        failuresSinceOpen = FailureCount()
         previousDelay = nil
     }
 
     /// - Parameter drainingStall: the socket's writer was stalled and just let go of the
     ///   frames queued behind the stall (written before the stop, leaving now).
     /// - Parameter heldBack: the socket's writer is stalled: this frame has not left yet.
+    /// - Parameter lastStallEndedAt: when a stall of the socket's writer last ended.
     mutating func sent(
-        socket: Int, text: String, at now: VirtualClock.Instant, drainingStall: Bool, heldBack: Bool, report: Report
+        socket: Int, text: String, at now: VirtualClock.Instant, drainingStall: Bool, heldBack: Bool,
+        lastStallEndedAt: VirtualClock.Instant?, report: Report
     ) {
-        if heldBack { sockets[socket]?.heldBack = true }
+        if heldBack, let state = sockets[socket] {
+            sockets[socket]!.heldBack = true
+            // A new stall, unless this frame queues behind one still on.
+            let stallStillOn = state.stalledSince.map { (lastStallEndedAt ?? .start) < $0 } ?? false
+            if !stallStillOn { sockets[socket]!.stalledSince = now }
+        }
         if let stopped = stoppedSince, now > stopped, !drainingStall {
             report(.wireQuietAfterStop, "socket \(socket) sent \(text) at \(now) after \(stopReason)")
         }
@@ -260,7 +316,7 @@ struct ClientLedger {
         } else if text.hasPrefix(#"{"type":"resume""#) {
             sockets[socket]?.resumed = true
         }
-        completeIfOwedNothing(socket)
+        completeIfOwedNothing(socket, at: now)
     }
 
     mutating func pinged(socket: Int, at now: VirtualClock.Instant, report: Report) {
@@ -272,7 +328,7 @@ struct ClientLedger {
     /// The socket answered a heartbeat: a client that claims so counts its failures from here.
     mutating func ponged(socket: Int) {
         guard sockets[socket] != nil else { return }
-        failuresSinceAnsweredPing = 0
+        failuresSinceAnsweredPing = FailureCount()
         previousDelaySinceAnsweredPing = nil
     }
 
@@ -300,12 +356,18 @@ struct ClientLedger {
 
     /// The client learnt that the socket ended; `code` if it received the close frame
     /// (a terminal code counts only once received: a frozen socket never delivers it).
-    mutating func told(socket: Int, code: CloseCode?, at now: VirtualClock.Instant) {
+    /// - Parameter writer: the socket's writer as the network knows it now: stalled, and
+    ///   when its last stall ended.
+    mutating func told(
+        socket: Int, code: CloseCode?, at now: VirtualClock.Instant,
+        writer: (stalled: Bool, lastStallEndedAt: VirtualClock.Instant?)
+    ) {
         if let code {
             // Learnt at the instant the socket's connect timeout expired, the code may have
             // reached a client that had already given the socket up: a stale callback.
             let atItsDeadline = sockets[socket].map { now == $0.attemptedAt + claims.connectTimeout } ?? false
-            if claims.terminalCloseCodes.contains(code), stoppedSince == nil, lastIntentAt == now || atItsDeadline {
+            let mayBeStale = atItsDeadline || mayHaveGivenUp(socket, before: now, writer: writer)
+            if claims.terminalCloseCodes.contains(code), stoppedSince == nil, lastIntentAt == now || mayBeStale {
                 maybeStoppedSince = now
             } else if claims.terminalCloseCodes.contains(code), stoppedSince == nil {
                 stoppedSince = now
@@ -325,23 +387,61 @@ struct ClientLedger {
         fail(at: now, endedAt: sockets[socket]!.endedByServer, socket: socket)
     }
 
+    /// Whether the client may have given the socket up before a code on it reached it (then
+    /// the code is a stale callback, and stops nothing): it closed the socket, or its writer
+    /// has been stalled from before a moment the client may have given it up until now, so
+    /// the close is still queued behind the stalled write. Such a moment is an intent that
+    /// may give a socket up (a background, a disconnect), or the claimed connect timeout of
+    /// a socket that had not sent all it owed when the stall began (a client may count its
+    /// resubscription into the connect timeout, as the manager does). Once the stall ends,
+    /// a queued close reaches the server; a socket still unclosed after that was not given up.
+    private func mayHaveGivenUp(
+        _ socket: Int, before now: VirtualClock.Instant,
+        writer: (stalled: Bool, lastStallEndedAt: VirtualClock.Instant?)
+    ) -> Bool {
+        guard let state = sockets[socket] else { return false }
+        if state.closedByClient { return true }
+        guard let since = state.stalledSince else { return false }
+        // Stalled from `since` until now: still stalled, with no stall ended since, or the
+        // stall ended at this instant (because the code arrived: the close queued behind it
+        // leaves only now).
+        let stalledThrough: Bool
+        if let ended = writer.lastStallEndedAt {
+            stalledThrough = ended >= now || (writer.stalled && ended < since)
+        } else {
+            stalledThrough = writer.stalled
+        }
+        guard stalledThrough else { return false }
+        let atIntent = lastGiveUpIntentAt.map { $0 >= since && $0 < now } ?? false
+        let deadline = state.attemptedAt + claims.connectTimeout
+        let connectingWhenStalled = state.completedAt.map { $0 >= since } ?? true
+        let atDeadline = connectingWhenStalled && deadline >= since && deadline < now
+        return atIntent || atDeadline
+    }
+
     /// News of the ending that is still the last failure (no attempt since): a retry may be timed from it.
     private mutating func laterNews(of socket: Int, at now: VirtualClock.Instant) {
-        guard socket == lastFailedSocket, let first = lastFailureAt, now > first, !laterNewsAt.contains(now) else { return }
+        guard socket == lastFailedSocket, let first = lastFailureAt, now > first, !laterNewsAt.contains(now) else {
+            return
+        }
         laterNewsAt.append(now)
     }
 
     private mutating func fail(at now: VirtualClock.Instant, endedAt: VirtualClock.Instant?, socket: Int? = nil) {
-        failuresSinceHandshake += 1
-        failuresSinceOpen += 1
-        failuresSinceEarlierOpen += 1
-        failuresSinceIntent += 1
-        failuresSinceAnsweredPing += 1
+        // A client that watches the path may not count a failure learnt without one.
+        let offPath = pathLost || now == lastPathNewsAt
+        failuresSinceHandshake.add(offPath: offPath)
+        failuresSinceOpen.add(offPath: offPath)
+        failuresSinceEarlierOpen.add(offPath: offPath)
+        failuresSinceIntent.add(offPath: offPath)
+        failuresSinceAnsweredPing.add(offPath: offPath)
         lastFailureAt = now
         lastFailedSocket = socket
         laterNewsAt = []
         lastFailureEndedAt = endedAt
         intentSinceFailure = false
+        // Path news at this same instant may have reached the client after the failure.
+        if now != lastPathNewsAt { pathNewsSinceFailure = false }
     }
 
     /// What a socket still owes before the client may say open: missing topics, and the resume cursor.

@@ -46,7 +46,8 @@ extension WireJudge {
                 groups[retry.endedAt, default: []].append((ledger.index, retry.attemptAt, retry.offset))
             }
         }
-        let herds = groups.keys.sorted().compactMap { instant -> [(client: Int, attemptAt: VirtualClock.Instant, offset: Duration)]? in
+        let herds = groups.keys.sorted().compactMap {
+            instant -> [(client: Int, attemptAt: VirtualClock.Instant, offset: Duration)]? in
             let group = groups[instant]!
             return Set(group.map(\.client)).count >= Self.herdMinimum ? group : nil
         }

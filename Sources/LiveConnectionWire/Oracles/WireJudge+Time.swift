@@ -20,7 +20,9 @@ extension WireJudge {
                 now - newest.openedAt > Self.overlapGrace
             {
                 let names = ledger.held.map { "socket \($0) (open since \(ledger.sockets[$0]!.openedAt))" }
-                report(&state, .wireOneSocket, client, now, "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
+                report(
+                    &state, .wireOneSocket, client, now,
+                    "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
             }
             for socket in ledger.held where !ledger.sockets[socket]!.missingReported {
                 guard now - ledger.sockets[socket]!.openedAt > Self.slack else { continue }
@@ -29,7 +31,8 @@ extension WireJudge {
                 state.ledgers[client].sockets[socket]!.missingReported = true
                 report(
                     &state, .wireResubscribedBeforeOpen, client, now,
-                    "socket \(socket), open since \(ledger.sockets[socket]!.openedAt), never sent \(missing): broadcasts since went nowhere")
+                    "socket \(socket), open since \(ledger.sockets[socket]!.openedAt), never sent \(missing): broadcasts since went nowhere"
+                )
             }
         }
     }
@@ -46,19 +49,21 @@ extension WireJudge {
             if now > deadline {
                 report(
                     &state, .wireDeadPeerGivenUp, client, now,
-                    "socket \(link.id) has heard nothing since \(dead) and is still held at \(now) (claimed P + T = \(claims.deadPeerBound.traceFormatted))")
+                    "socket \(link.id) has heard nothing since \(dead) and is still held at \(now) (claimed P + T = \(claims.deadPeerBound.traceFormatted))"
+                )
             }
         }
     }
 
     /// Started, active, not stopped: the client keeps trying (no silence longer than its
-    /// claimed largest delay and connect timeout), and once the server has been healthy
-    /// for the bound, a socket is open.
+    /// claimed largest delay and connect timeout, while there is a network path: without
+    /// one a client may wait for it), and once the server has been healthy (and the path
+    /// there) for the bound, a socket is open.
     private func checkReconnects(_ state: inout State, now: VirtualClock.Instant) {
         let silence = claims.backoff.maximum + claims.connectTimeout + Self.slack
         for client in state.ledgers.indices {
             let ledger = state.ledgers[client]
-            guard ledger.mustKeepTrying, ledger.held.isEmpty, now - ledger.quietSince > silence
+            guard ledger.mustKeepTrying, !ledger.pathLost, ledger.held.isEmpty, now - ledger.quietSince > silence
             else { continue }
             report(
                 &state, .wireReconnects, client, now,
@@ -79,7 +84,8 @@ extension WireJudge {
             report(
                 &state, .wireReconnects, client, now,
                 "the server has been healthy since \(since), the app started the client, yet no socket is open at \(now) "
-                    + "(bound \(reconnectBound.traceFormatted): connect timeout + 2 × P + T + the largest claimed delay + 2 s)")
+                    + "(bound \(reconnectBound.traceFormatted): connect timeout + 2 × P + T + the largest claimed delay + 2 s)"
+            )
         }
     }
 }

@@ -15,7 +15,8 @@ import Synchronization
 /// judge.violations
 /// ```
 ///
-/// Everything it knows comes from ``SimulatedNetwork/wireEvents(from:)``, the network's
+/// Everything it knows comes from ``SimulatedNetwork/wireEvents(from:)`` (with the
+/// network path's changes), the network's
 /// public truth about held sockets (``SimulatedNetwork/heldLinks()``), the schedule's
 /// disruptions, and what the client's probe says; never from the client's internals.
 public final class WireJudge: Sendable {
@@ -30,6 +31,8 @@ public final class WireJudge: Sendable {
         var violations: [WireViolation] = []
         var reported: Set<String> = []
         var checks = 0
+        /// Network path changes read from the wire (lost or back).
+        var pathChanges = 0
         /// The run is over: the clients are being torn down, and what they do no longer counts.
         var ended = false
     }
@@ -65,6 +68,8 @@ public final class WireJudge: Sendable {
     /// When the first violation was found (from the start of the run).
     public var firstViolationAt: Duration? { state.withLock { $0.violations.first?.at } }
     public var checks: Int { state.withLock { $0.checks } }
+    /// How many times the network path went or came back (read from the wire).
+    public var pathChanges: Int { state.withLock { $0.pathChanges } }
 
     /// The client a URL names (`?client=K`; 0 without one).
     public static func client(of url: String) -> Int {
@@ -182,7 +187,8 @@ public final class WireJudge: Sendable {
                 let link = network.link(socket: socket)
                 let draining: Bool = link?.lastStallEndedAt == now
                 state.ledgers[client].sent(
-                    socket: socket, text: text, at: now, drainingStall: draining, heldBack: link?.writerStalled ?? false,
+                    socket: socket, text: text, at: now, drainingStall: draining,
+                    heldBack: link?.writerStalled ?? false, lastStallEndedAt: link?.lastStallEndedAt,
                     report: note)
             case .pinged(let socket):
                 guard let client = state.socketOwner[socket] else { continue }
@@ -199,7 +205,13 @@ public final class WireJudge: Sendable {
                 state.ledgers[client].endedByServer(socket: socket, at: now)
             case .told(let socket, let code):
                 guard let client = state.socketOwner[socket] else { continue }
-                state.ledgers[client].told(socket: socket, code: code, at: now)
+                let link = network.link(socket: socket)
+                state.ledgers[client].told(
+                    socket: socket, code: code, at: now,
+                    writer: (link?.writerStalled ?? false, link?.lastStallEndedAt))
+            case .path(let available):
+                state.pathChanges += 1
+                for index in state.ledgers.indices { state.ledgers[index].pathChanged(available: available, at: now) }
             }
             if let owner, !state.ended {
                 for (rule, detail) in found { report(&state, rule, owner, now, detail) }

@@ -22,7 +22,9 @@ public struct WireCounterexample: Sendable {
     public var shrinking: ScheduleShrinker.Result
 
     /// `<client>-<rule>-seed<N>.trace`.
-    public var fileName: String { TraceLibrary.fileName(invariant: rule.name, seed: original.base.seed, variant: client) }
+    public var fileName: String {
+        TraceLibrary.fileName(invariant: rule.name, seed: original.base.seed, variant: client)
+    }
 
     /// The trace: the shrunk scenario, the client, `expect: violation <rule>`, and what the server saw.
     public var trace: Trace {
@@ -39,7 +41,8 @@ public struct WireCounterexample: Sendable {
             candidate.base.schedule = schedule
             return WireRun(candidate, kind: kind, recordsLog: false).run().violations.contains { $0.rule == rule }
         }
-        let shrinking = ScheduleShrinker(maximumAttempts: maximumAttempts).shrink(scenario.base.schedule, stillFails: stillFails)
+        let shrinking = ScheduleShrinker(maximumAttempts: maximumAttempts).shrink(
+            scenario.base.schedule, stillFails: stillFails)
         var shrunk = scenario
         shrunk.base.schedule = shrinking.schedule
         let result = WireRun(shrunk, kind: kind).run()

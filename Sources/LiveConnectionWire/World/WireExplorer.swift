@@ -18,7 +18,10 @@ public struct WireExplorer: Sendable {
     public var kind: ClientKind
     public var threads: Int
 
-    public init(seeds: Range<UInt64>, generator: WireScenarioGenerator = WireScenarioGenerator(), kind: ClientKind, threads: Int? = nil) {
+    public init(
+        seeds: Range<UInt64>, generator: WireScenarioGenerator = WireScenarioGenerator(), kind: ClientKind,
+        threads: Int? = nil
+    ) {
         self.seeds = seeds
         self.generator = generator
         self.kind = kind
@@ -55,6 +58,8 @@ public struct WireExplorationSummary: Sendable {
     public var herdRuns = 0
     public var simulatedTime: Duration = .zero
     public var checks = 0
+    /// How many times the network path went or came back, over all runs.
+    public var pathChanges = 0
     public var jobsRun = 0
     /// Runs that violated each rule, in ``Rule/wireRules`` order.
     public var violatingRuns: [(rule: Rule, runs: Int)] = Rule.wireRules.map { ($0, 0) }
@@ -71,15 +76,20 @@ public struct WireExplorationSummary: Sendable {
         if result.clients > 1 { herdRuns += 1 }
         simulatedTime += result.simulatedTime
         checks += result.checks
+        pathChanges += result.pathChanges
         jobsRun += result.jobsRun
-        for index in violatingRuns.indices where result.violations.contains(where: { $0.rule == violatingRuns[index].rule }) {
+        for index in violatingRuns.indices
+        where result.violations.contains(where: { $0.rule == violatingRuns[index].rule }) {
             violatingRuns[index].runs += 1
         }
         if result.deadlocked { deadlocks += 1 }
         guard !result.passed else { return }
         failureCount += 1
-        failures.append(Failure(seed: result.seed, clients: result.clients, violations: result.violations, deadlocked: result.deadlocked,
-            unfinished: result.unfinished))
+        failures.append(
+            Failure(
+                seed: result.seed, clients: result.clients, violations: result.violations,
+                deadlocked: result.deadlocked,
+                unfinished: result.unfinished))
         failures.sort { $0.seed < $1.seed }
         if failures.count > Self.failureLimit { failures.removeLast() }
     }
@@ -90,6 +100,7 @@ public struct WireExplorationSummary: Sendable {
         sum.herdRuns += other.herdRuns
         sum.simulatedTime += other.simulatedTime
         sum.checks += other.checks
+        sum.pathChanges += other.pathChanges
         sum.jobsRun += other.jobsRun
         for index in sum.violatingRuns.indices { sum.violatingRuns[index].runs += other.violatingRuns[index].runs }
         sum.deadlocks += other.deadlocks

@@ -13,7 +13,8 @@ public import LiveConnectionSimulator
 ///
 /// Synchronous and self-contained, like ``SimulationRun``: its own clock, executor,
 /// network and clients; the same scenario gives the same verdict on the same build. The
-/// driver applies the schedule (server actions to the network, intents to every client);
+/// driver applies the schedule (server actions to the network, intents to every client;
+/// a network-path change to both, as a device and its app's path monitor would);
 /// a prober wakes on every wire event and asks each client's probe. A run goes on for twenty
 /// minutes after its first violation (each rule is reported once per client), so one flaw
 /// does not hide the next, and then stops.
@@ -53,7 +54,10 @@ public struct WireRun: Sendable {
         let network = SimulatedNetwork(clock: clock, logCapacity: base.logCapacity, recordsWire: true)
         let topics = [base.feedTopic]
         let judge = WireJudge(claims: kind.claims, clients: count, topics: topics, network: network, clock: clock)
-        let outcome = Simulation.run(strategy: strategy, clock: clock, until: base.duration + .seconds(60), jobLimit: Self.jobLimit(clients: count)) {
+        let outcome = Simulation.run(
+            strategy: strategy, clock: clock, until: base.duration + .seconds(60),
+            jobLimit: Self.jobLimit(clients: count)
+        ) {
             var split = SplitMix64(seed: base.managerSeed)
             let clients = (0..<count).map { _ in
                 kind.make(WireClientContext(transport: network, clock: clock, seed: split.nextWord(), topics: topics))
@@ -70,7 +74,8 @@ public struct WireRun: Sendable {
         let log = recordsLog ? network.wireEvents(from: 0).map(\.description) : []
         return WireRunResult(
             seed: base.seed, client: kind.name, clients: count, violations: judge.violations, wire: log,
-            checks: judge.checks, simulatedTime: outcome.finalTime.sinceStart, jobsRun: outcome.jobsRun,
+            checks: judge.checks, pathChanges: judge.pathChanges, simulatedTime: outcome.finalTime.sinceStart,
+            jobsRun: outcome.jobsRun,
             deadlocked: !outcome.bodyFinished && !judge.hasViolation, unfinished: Self.unfinished(outcome))
     }
 
@@ -81,12 +86,20 @@ public struct WireRun: Sendable {
         let start = clock.now
         for scheduled in base.schedule where scheduled.at < base.duration {
             do { try await clock.sleep(until: start + scheduled.at) } catch { return }
+            // The world as it was until now: a silence (a frozen socket, a lost path) that
+            // outlived a claimed bound with nothing on the wire is judged before it ends.
+            judge.check()
             if scheduled.action.disruptsTheWorld { judge.disruption() }
             if network.apply(scheduled.action) {
                 // A server or network action: done.
-            } else if case .deliverStale(let callback) = scheduled.action {
-                // The network half only: the held socket delivers a callback late once closed.
-                network.armLateCallback(callback)
+            } else if case .deliverStale(let callback, let linger) = scheduled.action {
+                // The held socket delivers a callback late once its client closed it.
+                network.armLateCallback(callback, after: linger)
+            } else if case .path(let viable) = scheduled.action {
+                // The network first (the judge reads the change there, as a wire event), then
+                // each client's app tells it, through its public API, in the same instant.
+                network.setPathAvailable(viable)
+                for client in clients { await client.perform(.path(viable: viable)) }
             } else if let intent = intent(for: scheduled.action) {
                 judge.intent(intent(0))
                 for (index, client) in clients.enumerated() { await client.perform(intent(index)) }
@@ -119,7 +132,9 @@ public struct WireRun: Sendable {
         case .connect(let index): { .start(Self.endpoint(index, client: $0)) }
         case .foreground: { _ in .activate }
         case .background: { _ in .background }
-        case .disconnect: { _ in .disconnect }
+        // A client judged from the wire has one way to stop; the manager's own code is its
+        // own business (the simulator's invariants judge it).
+        case .disconnect, .disconnectWith: { _ in .disconnect }
         default: nil
         }
     }
@@ -149,6 +164,8 @@ public struct WireRunResult: Sendable {
     /// What the server saw, one line per event (empty when the run kept no log).
     public var wire: [String]
     public var checks: Int
+    /// How many times the network path went or came back.
+    public var pathChanges: Int
     public var simulatedTime: Duration
     public var jobsRun: Int
     /// The simulation ended with nothing runnable before the run was over, or ran out of

@@ -23,14 +23,23 @@ public struct WireScenario: Hashable, Sendable {
     }
 
     /// Whether the wire world can apply this action to any client: intents it maps to
-    /// ``AppIntent``, and server and network actions. Commands, subscription churn and the
-    /// stale callbacks only a manager SPI could inject are not part of it.
+    /// ``AppIntent``, and server and network actions. Commands and subscription churn are
+    /// not part of it, nor late errors and late opens (the wire world's seeds predate the
+    /// network's delivering them, and keep their schedules).
     public static func applies(_ action: SimulationAction) -> Bool {
         switch action {
         case .send, .subscribe, .unsubscribe: false
-        case .deliverStale(let callback): callback != .error && callback != .open
+        case .deliverStale(let callback, _): callback != .error && callback != .open
         default: true
         }
+    }
+
+    /// The action as the wire world applies it: a late callback arrives when its socket is
+    /// closed, without a lingering closing handshake (wire-swarm 2 seeds keep the runs they
+    /// had before the simulator drew lingers).
+    static func wireForm(of action: SimulationAction) -> SimulationAction {
+        guard case .deliverStale(let callback, _) = action else { return action }
+        return .deliverStale(callback)
     }
 }
 
@@ -53,7 +62,10 @@ public struct WireScenarioGenerator: Sendable {
     /// The `generator:` line of wire traces.
     public static let traceIdentity = GeneratorID(name: "wire-swarm", version: 2)
 
-    public init(duration: Duration = .seconds(3600), herdDuration: Duration = .seconds(600), herdSize: Int = 20, herdEvery: UInt64 = 8) {
+    public init(
+        duration: Duration = .seconds(3600), herdDuration: Duration = .seconds(600), herdSize: Int = 20,
+        herdEvery: UInt64 = 8
+    ) {
         precondition(herdSize >= 2 && herdEvery >= 1, "a herd needs two clients and a frequency")
         self.duration = duration
         self.herdDuration = min(duration, herdDuration)
@@ -67,7 +79,9 @@ public struct WireScenarioGenerator: Sendable {
         let generator = ScenarioGenerator(
             duration: herd ? herdDuration : duration, configuration: ConnectionConfiguration())
         var base = generator.scenario(seed: seed)
-        base.schedule = base.schedule.filter { WireScenario.applies($0.action) }
+        base.schedule = base.schedule.filter { WireScenario.applies($0.action) }.map {
+            ScheduledAction(at: $0.at, WireScenario.wireForm(of: $0.action))
+        }
         // One seed in four also has a long outage (the swarm's refusals last a minute at
         // most): the server restarts and refuses connections for 5–10 minutes, which a
         // client must sit out and survive.

@@ -35,7 +35,8 @@ public struct HandshakeRequest: Hashable, Sendable {
     /// in headers of its own).
     public init(endpoint: Endpoint, key: String, extensions: [WebSocketExtension] = []) throws(TransportError) {
         for header in endpoint.headers {
-            guard Self.isToken(header.name), !header.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+            guard Self.isToken(header.name), !header.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 })
+            else {
                 throw .handshakeInvalid("request header '\(header.name)' is not a valid HTTP header")
             }
         }
@@ -43,7 +44,8 @@ public struct HandshakeRequest: Hashable, Sendable {
             throw .handshakeInvalid("subprotocol '\(subprotocol)' is not an HTTP token")
         }
         try self.init(
-            target: WebSocketURL(endpoint.url), key: key, headers: endpoint.headers, subprotocols: endpoint.subprotocols,
+            target: WebSocketURL(endpoint.url), key: key, headers: endpoint.headers,
+            subprotocols: endpoint.subprotocols,
             extensions: extensions)
     }
 

@@ -58,7 +58,9 @@ public struct HandshakeResponse: Hashable, Sendable {
         guard values(of: "upgrade").contains(where: { $0.lowercased() == "websocket" }) else {
             throw .handshakeInvalid("missing Upgrade: websocket")
         }
-        guard HTTPHead(startLine: "", headers: headers).tokens(of: "connection").contains("upgrade") else { throw .handshakeInvalid("missing Connection: Upgrade") }
+        guard HTTPHead(startLine: "", headers: headers).tokens(of: "connection").contains("upgrade") else {
+            throw .handshakeInvalid("missing Connection: Upgrade")
+        }
         guard values(of: "sec-websocket-accept") == [request.expectedAccept] else {
             throw .handshakeInvalid("Sec-WebSocket-Accept does not match the key")
         }

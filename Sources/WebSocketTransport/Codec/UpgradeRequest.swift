@@ -69,7 +69,8 @@ public struct UpgradeRequest: Hashable, Sendable {
         guard head.values(of: "sec-websocket-version") == ["13"] else {
             // §4.4: tell the client which version we speak.
             throw UpgradeRefusal(
-                status: 426, reason: "Sec-WebSocket-Version must be 13", headers: [.init("Sec-WebSocket-Version", "13")])
+                status: 426, reason: "Sec-WebSocket-Version must be 13", headers: [.init("Sec-WebSocket-Version", "13")]
+            )
         }
         let keys = head.values(of: "sec-websocket-key")
         guard keys.count == 1, let decoded = Data(base64Encoded: keys[0]), decoded.count == 16 else {
@@ -88,9 +89,9 @@ public struct UpgradeRequest: Hashable, Sendable {
         HTTPHead(startLine: "", headers: headers).values(of: name)
     }
 
-    /// The 101 response; `subprotocol` must be one the client offered (or nil). No
-    /// extension is ever accepted, so none is named.
-    public func acceptance(subprotocol: String? = nil) -> [UInt8] {
+    /// The 101 response; `subprotocol` must be one the client offered (or nil), and
+    /// `extensions` the server's answer to the offered ones (``PerMessageDeflate/answer(to:)-(UpgradeRequest)``).
+    public func acceptance(subprotocol: String? = nil, extensions: [WebSocketExtension] = []) -> [UInt8] {
         precondition(subprotocol.map(subprotocols.contains) ?? true, "subprotocol \(subprotocol ?? "") was not offered")
         var lines = [
             "HTTP/1.1 101 Switching Protocols",
@@ -99,6 +100,9 @@ public struct UpgradeRequest: Hashable, Sendable {
             "Sec-WebSocket-Accept: \(HandshakeRequest.accept(forKey: key))",
         ]
         if let subprotocol { lines.append("Sec-WebSocket-Protocol: \(subprotocol)") }
+        if !extensions.isEmpty {
+            lines.append("Sec-WebSocket-Extensions: \(extensions.map(\.headerValue).joined(separator: ", "))")
+        }
         return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
     }
 }

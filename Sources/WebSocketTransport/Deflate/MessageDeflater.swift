@@ -55,8 +55,11 @@ public final class MessageDeflater: Sendable {
                         z.pointee.avail_out = uInt(chunk.count)
                         let status = deflate(z, Z_SYNC_FLUSH)
                         // Z_BUF_ERROR only says a call made no progress; anything else is a broken stream.
-                        precondition(status == Z_OK || status == Z_BUF_ERROR, "deflate failed with zlib status \(status)")
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<(chunk.count - Int(z.pointee.avail_out))]))
+                        precondition(
+                            status == Z_OK || status == Z_BUF_ERROR, "deflate failed with zlib status \(status)")
+                        output.append(
+                            contentsOf: UnsafeBufferPointer(
+                                rebasing: chunk[..<(chunk.count - Int(z.pointee.avail_out))]))
                     } while z.pointee.avail_out == 0
                 }
                 z.pointee.next_in = nil

@@ -1,13 +1,17 @@
 public import LiveConnection
 
-/// permessage-deflate (RFC 7692) as a client offers it: what it asks of the server and
-/// what it promises about its own compression.
+/// permessage-deflate (RFC 7692) as one end wants it: a client offers it, a server answers
+/// a client's offer with it (``answer(to:)-(UpgradeRequest)``).
 ///
 /// ```swift
 /// var configuration = WebSocketTransport.Configuration()
 /// configuration.compression = try PerMessageDeflate(serverMaxWindowBits: 12)
 /// let transport = WebSocketTransport(configuration: configuration)
 /// ```
+///
+/// Each option names a term of the agreement, whichever end sets it: the server's window
+/// is at most so many bits, the client starts every message afresh, and so on. A client
+/// asks for or promises the terms; a server grants what is asked and adds its own.
 ///
 /// Off unless configured: compression costs about 300 KiB of zlib state per connection,
 /// and compressing secrets together with data an attacker chooses leaks them through the
@@ -16,16 +20,19 @@ public struct PerMessageDeflate: Hashable, Sendable {
     /// The extension's registered name.
     public static let extensionName = "permessage-deflate"
 
-    /// Asks the server to compress with a window of at most 2^bits bytes (8...15), which
-    /// bounds our inflater's memory; nil asks nothing.
+    /// The server compresses with a window of at most 2^bits bytes (8...15), which bounds
+    /// the client's inflater: a client asks it, a server announces it. Nil: no limit from this end.
     public let serverMaxWindowBits: Int?
-    /// Limits our own window (8...15); nil lets the server choose (we offer the bare
-    /// `client_max_window_bits`, so a server that wants to save memory can).
+    /// The client compresses with a window of at most 2^bits bytes (8...15). A client limits
+    /// itself (nil lets the server choose: we offer the bare `client_max_window_bits`); a
+    /// server asks it of a client whose offer names the parameter (§7.1.2.2), to bound its
+    /// inflater's memory, and nil asks nothing.
     public let clientMaxWindowBits: Int?
-    /// Asks the server to compress every message on its own (the server must agree).
+    /// The server compresses every message on its own: a client asks it (the server must
+    /// agree), a server announces it.
     public let serverNoContextTakeover: Bool
-    /// Promises that we compress every message on its own: worse compression, but the
-    /// server's inflater need not keep our window between messages.
+    /// The client compresses every message on its own (worse compression, but the server's
+    /// inflater need not keep the window): a client promises it, a server requires it.
     public let clientNoContextTakeover: Bool
     /// zlib's compression level, 0 (store) ... 9 (smallest).
     public let compressionLevel: Int
@@ -37,7 +44,8 @@ public struct PerMessageDeflate: Hashable, Sendable {
         public var description: String
     }
 
-    /// The common offer: the server's choice of windows and context takeover, level 6.
+    /// The common offer (the server's choice of windows and context takeover), and a server
+    /// that grants every valid offer as it stands; level 6.
     public init() {
         serverMaxWindowBits = nil
         clientMaxWindowBits = nil
@@ -52,7 +60,9 @@ public struct PerMessageDeflate: Hashable, Sendable {
         serverMaxWindowBits: Int? = nil, clientMaxWindowBits: Int? = nil, serverNoContextTakeover: Bool = false,
         clientNoContextTakeover: Bool = false, compressionLevel: Int = 6, memoryLevel: Int = 8
     ) throws(InvalidOption) {
-        for (name, bits) in [("server_max_window_bits", serverMaxWindowBits), ("client_max_window_bits", clientMaxWindowBits)] {
+        for (name, bits) in [
+            ("server_max_window_bits", serverMaxWindowBits), ("client_max_window_bits", clientMaxWindowBits),
+        ] {
             if let bits, !(8...15).contains(bits) {
                 throw InvalidOption(description: "\(name) must be 8...15, not \(bits)")
             }
@@ -71,35 +81,23 @@ public struct PerMessageDeflate: Hashable, Sendable {
         self.memoryLevel = memoryLevel
     }
 
-    /// Options from RFC 7692 parameters as an offer spells them, e.g. the parameters of
+    /// Options from RFC 7692 parameters in the header's spelling, e.g. the parameters of
     /// `permessage-deflate; client_no_context_takeover; server_max_window_bits=10`.
     /// A bare `client_max_window_bits` is the default and may be given.
     public init(parameters: [WebSocketExtension.Parameter], compressionLevel: Int = 6) throws(InvalidOption) {
-        var serverBits: Int?
-        var clientBits: Int?
-        var serverNoContext = false
-        var clientNoContext = false
-        var seen: Set<String> = []
-        for parameter in parameters {
-            let name = parameter.name.lowercased()
-            guard seen.insert(name).inserted else { throw InvalidOption(description: "\(name) given twice") }
-            switch (name, parameter.value) {
-            case ("server_no_context_takeover", nil): serverNoContext = true
-            case ("client_no_context_takeover", nil): clientNoContext = true
-            case ("client_max_window_bits", nil): break
-            case ("server_max_window_bits", let value?), ("client_max_window_bits", let value?):
-                guard let bits = Int(value) else {
-                    throw InvalidOption(description: "\(name) must be a number 8...15, not '\(value)'")
-                }
-                if name == "server_max_window_bits" { serverBits = bits } else { clientBits = bits }
-            default:
-                throw InvalidOption(description: "not a permessage-deflate parameter: \(parameter.name)")
-            }
+        let spelled: DeflateHeaderParameters
+        do throws(DeflateHeaderParameters.Problem) {
+            spelled = try DeflateHeaderParameters(parameters)
+        } catch {
+            throw InvalidOption(description: error.description)
         }
         try self.init(
-            serverMaxWindowBits: serverBits, clientMaxWindowBits: clientBits, serverNoContextTakeover: serverNoContext,
-            clientNoContextTakeover: clientNoContext, compressionLevel: compressionLevel)
+            serverMaxWindowBits: spelled.serverMaxWindowBits, clientMaxWindowBits: spelled.clientMaxWindowBits,
+            serverNoContextTakeover: spelled.serverNoContextTakeover,
+            clientNoContextTakeover: spelled.clientNoContextTakeover, compressionLevel: compressionLevel)
     }
+
+    // MARK: The client's side
 
     /// The offer, as one `Sec-WebSocket-Extensions` entry.
     public var offer: WebSocketExtension {
@@ -134,57 +132,33 @@ public struct PerMessageDeflate: Hashable, Sendable {
             let names = response.map(\.name).joined(separator: ", ")
             throw .handshakeInvalid("the server chose extensions that were not offered: \(names)")
         }
-        var agreed = DeflateParameters()
-        var seen: Set<String> = []
-        for parameter in accepted.parameters {
-            let name = parameter.name.lowercased()
-            guard seen.insert(name).inserted else {
-                throw .handshakeInvalid("permessage-deflate parameter \(name) appears twice")
-            }
-            switch name {
-            case "server_no_context_takeover", "client_no_context_takeover":
-                guard parameter.value == nil else {
-                    throw .handshakeInvalid("permessage-deflate parameter \(name) takes no value")
-                }
-                if name == "server_no_context_takeover" {
-                    agreed.serverNoContextTakeover = true
-                } else {
-                    agreed.clientNoContextTakeover = true
-                }
-            case "server_max_window_bits":
-                let bits = try Self.windowBits(parameter)
-                if let serverMaxWindowBits, bits > serverMaxWindowBits {
-                    throw .handshakeInvalid("server_max_window_bits=\(bits) is above the \(serverMaxWindowBits) offered")
-                }
-                agreed.serverMaxWindowBits = bits
-            case "client_max_window_bits":
-                let bits = try Self.windowBits(parameter)
-                if let clientMaxWindowBits, bits > clientMaxWindowBits {
-                    throw .handshakeInvalid("client_max_window_bits=\(bits) is above the \(clientMaxWindowBits) offered")
-                }
-                agreed.clientMaxWindowBits = bits
-            default:
-                throw .handshakeInvalid("unknown permessage-deflate parameter \(parameter.name)")
-            }
+        let spelled: DeflateHeaderParameters
+        do throws(DeflateHeaderParameters.Problem) {
+            spelled = try DeflateHeaderParameters(accepted.parameters)
+        } catch {
+            throw .handshakeInvalid(error.description)
         }
-        if serverNoContextTakeover && !agreed.serverNoContextTakeover {
+        if spelled.clientMaxWindowBitsGiven && spelled.clientMaxWindowBits == nil {
+            throw .handshakeInvalid("client_max_window_bits must be a number 8...15 in an answer, not ''")
+        }
+        if let bits = spelled.serverMaxWindowBits, let serverMaxWindowBits, bits > serverMaxWindowBits {
+            throw .handshakeInvalid("server_max_window_bits=\(bits) is above the \(serverMaxWindowBits) offered")
+        }
+        if let bits = spelled.clientMaxWindowBits, let clientMaxWindowBits, bits > clientMaxWindowBits {
+            throw .handshakeInvalid("client_max_window_bits=\(bits) is above the \(clientMaxWindowBits) offered")
+        }
+        if serverNoContextTakeover && !spelled.serverNoContextTakeover {
             throw .handshakeInvalid("the server accepted permessage-deflate without server_no_context_takeover")
         }
-        if serverMaxWindowBits != nil && !seen.contains("server_max_window_bits") {
+        if serverMaxWindowBits != nil && spelled.serverMaxWindowBits == nil {
             throw .handshakeInvalid("the server accepted permessage-deflate without server_max_window_bits")
         }
         // Our own promises hold whatever the server answered.
-        if let clientMaxWindowBits { agreed.clientMaxWindowBits = min(agreed.clientMaxWindowBits, clientMaxWindowBits) }
-        if clientNoContextTakeover { agreed.clientNoContextTakeover = true }
-        return agreed
-    }
-
-    /// A window size value: a decimal 8...15 without leading zeros, maybe quoted (§7.1.2).
-    private static func windowBits(_ parameter: WebSocketExtension.Parameter) throws(TransportError) -> Int {
-        guard let text = parameter.value, let bits = Int(text), (8...15).contains(bits), String(bits) == text else {
-            throw .handshakeInvalid("\(parameter.name) must be a number 8...15, not '\(parameter.value ?? "")'")
-        }
-        return bits
+        return DeflateParameters(
+            serverMaxWindowBits: spelled.serverMaxWindowBits ?? 15,
+            clientMaxWindowBits: min(spelled.clientMaxWindowBits ?? 15, clientMaxWindowBits ?? 15),
+            serverNoContextTakeover: spelled.serverNoContextTakeover,
+            clientNoContextTakeover: spelled.clientNoContextTakeover || clientNoContextTakeover)
     }
 }
 
@@ -240,15 +214,5 @@ public struct DeflateParameters: Hashable, Sendable {
     /// The receiver's decompressor for that direction; nil if zlib cannot allocate one.
     public func makeInflater(for direction: Direction) -> MessageInflater? {
         MessageInflater(windowBits: windowBits(direction), noContextTakeover: noContextTakeover(direction))
-    }
-
-    /// The answer a server sends for this agreement, as one `Sec-WebSocket-Extensions` entry.
-    public var response: WebSocketExtension {
-        var parameters: [WebSocketExtension.Parameter] = []
-        if serverNoContextTakeover { parameters.append(.init("server_no_context_takeover")) }
-        if clientNoContextTakeover { parameters.append(.init("client_no_context_takeover")) }
-        if serverMaxWindowBits < 15 { parameters.append(.init("server_max_window_bits", String(serverMaxWindowBits))) }
-        if clientMaxWindowBits < 15 { parameters.append(.init("client_max_window_bits", String(clientMaxWindowBits))) }
-        return WebSocketExtension(name: PerMessageDeflate.extensionName, parameters: parameters)
     }
 }

@@ -79,7 +79,9 @@ final class TCPListener: Sendable {
         guard status == 0 else { return nil }
         return withUnsafePointer(to: &storage) { pointer in
             family == AF_INET
-                ? pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+                ? pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin_port)
+                }
                 : pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
                     UInt16(bigEndian: $0.pointee.sin6_port)
                 }

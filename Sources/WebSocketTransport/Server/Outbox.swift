@@ -3,26 +3,40 @@ import Synchronization
 /// The frames waiting to be written to one connection, in order, with a byte limit.
 ///
 /// ```swift
-/// outbox.enqueue(.data(frame))          // false: over the limit or ended
-/// while let item = await outbox.next() { try await stream.write(item.frame, …) }
+/// outbox.enqueue(Array("hi".utf8), .data(.text))   // nil, or why it was refused
+/// while let item = await outbox.next() { … }        // the writer encodes and writes it
 /// ```
 ///
 /// Anyone may enqueue without waiting (a broadcast must not stall on one slow client);
-/// the connection's writer task takes items one at a time. The limit bounds what a client
-/// that stops reading can make the server hold: once the queue holds that many bytes the
-/// next data frame is refused and the connection is reset.
+/// the connection's writer task takes items one at a time and makes their frames, so a
+/// compressed connection deflates messages in the order they go on the wire. The limit
+/// bounds what a client that stops reading can make the server hold: once the queue holds
+/// that many payload bytes (before compression) the next data message is refused and the
+/// connection is reset.
 final class Outbox: Sendable {
-    /// One frame to write.
+    /// One frame to write: its payload, not yet encoded (nor compressed).
     struct Item: Sendable {
         enum Kind: Sendable, Equatable {
-            case data, pong
+            /// A whole message, `.text` or `.binary`.
+            case data(Opcode)
+            case pong
             /// Our close frame; `final` when nothing is read after it (the peer's close was
             /// already seen, or the connection failed).
             case close(final: Bool)
         }
-        var frame: [UInt8]
+        var payload: [UInt8]
         var kind: Kind
         var enqueuedAt: ContinuousClock.Instant
+
+        var opcode: Opcode {
+            switch kind {
+            case .data(let opcode): opcode
+            case .pong: .pong
+            case .close: .close
+            }
+        }
+
+        var isData: Bool { if case .data = kind { true } else { false } }
     }
 
     private struct State {
@@ -51,17 +65,17 @@ final class Outbox: Sendable {
 
     /// Queues an item; nil when queued.
     @discardableResult
-    func enqueue(_ frame: [UInt8], _ kind: Item.Kind) -> Refusal? {
-        let item = Item(frame: frame, kind: kind, enqueuedAt: .now)
+    func enqueue(_ payload: [UInt8], _ kind: Item.Kind) -> Refusal? {
+        let item = Item(payload: payload, kind: kind, enqueuedAt: .now)
         let result: (Refusal?, CheckedContinuation<Item?, Never>?) = state.withLock { state in
             if state.ended || state.closeQueued { return (.closed, nil) }
             if case .close = kind { state.closeQueued = true }
             // Refused only once the queue already holds the limit: one message of any allowed
             // size always fits, and the queue never holds more than the limit plus one message.
-            guard state.bytes < byteLimit || kind != .data else { return (.overLimit, nil) }
+            guard state.bytes < byteLimit || !item.isData else { return (.overLimit, nil) }
             if let waiter = state.waiter.take() { return (nil, waiter) }
             state.items.append(item)
-            state.bytes += frame.count
+            state.bytes += payload.count
             return (nil, nil)
         }
         result.1?.resume(returning: item)
@@ -91,7 +105,7 @@ final class Outbox: Sendable {
                     if state.head < state.items.count {
                         let item = state.items[state.head]
                         state.head += 1
-                        state.bytes -= item.frame.count
+                        state.bytes -= item.payload.count
                         if state.head == state.items.count {
                             state.items.removeAll(keepingCapacity: true)
                             state.head = 0

@@ -21,6 +21,8 @@ public final class ServerConnection: Sendable {
         /// TCP, replaced by TLS over it once the TLS handshake is done.
         var stream: any ByteStream
         var request: UpgradeRequest?
+        /// What the handshake agreed; nil without compression.
+        var compression: DeflateParameters?
         var isOpen = false
         var ended = false
         var endReason: String?
@@ -45,6 +47,10 @@ public final class ServerConnection: Sendable {
     /// The client's upgrade request, once it has been read.
     public var request: UpgradeRequest? { state.withLock { $0.request } }
 
+    /// The permessage-deflate parameters agreed in the handshake; nil without compression
+    /// (not configured, or the client offered nothing valid).
+    public var compression: DeflateParameters? { state.withLock { $0.compression } }
+
     /// True from the moment the 101 is sent until the connection ends.
     public var isOpen: Bool { state.withLock { $0.isOpen && !$0.ended } }
 
@@ -52,15 +58,16 @@ public final class ServerConnection: Sendable {
     public var endReason: String? { state.withLock { $0.endReason } }
 
     /// Queues a data message; false if the connection is closing or ended, or the client
-    /// was reset for not reading (it had more than the queue limit outstanding).
+    /// was reset for not reading (it had more than the queue limit outstanding). It is
+    /// compressed when it goes out, if the handshake agreed to.
     @discardableResult
     public func send(_ message: Message) -> Bool {
-        let frame: [UInt8]
-        switch message {
-        case .text(let text): frame = FrameEncoder.encode(.text, payload: Array(text.utf8), maskKey: nil)
-        case .binary(let data): frame = FrameEncoder.encode(.binary, payload: Array(data), maskKey: nil)
-        }
-        switch outbox.enqueue(frame, .data) {
+        let refusal =
+            switch message {
+            case .text(let text): outbox.enqueue(Array(text.utf8), .data(.text))
+            case .binary(let data): outbox.enqueue(Array(data), .data(.binary))
+            }
+        switch refusal {
         case nil: return true
         case .closed: return false
         case .overLimit:
@@ -72,8 +79,7 @@ public final class ServerConnection: Sendable {
     /// Starts the close handshake: our close frame goes out after what is queued; the
     /// connection ends when the client answers or the close timeout passes.
     public func close(code: CloseCode, reason: String = "") {
-        outbox.enqueue(FrameEncoder.encode(.close, payload: ClosePayload(code: code, reason: reason).bytes, maskKey: nil),
-            .close(final: false))
+        outbox.enqueue(ClosePayload(code: code, reason: reason).bytes, .close(final: false))
     }
 
     /// Drops the connection with a TCP reset: no close frame, queued frames discarded.
@@ -85,9 +91,10 @@ public final class ServerConnection: Sendable {
         stream.reset()
     }
 
-    func markOpen(_ request: UpgradeRequest) {
+    func markOpen(_ request: UpgradeRequest, compression: DeflateParameters?) {
         state.withLock { state in
             state.request = request
+            state.compression = compression
             state.isOpen = true
             state.lastTraffic = .now
         }

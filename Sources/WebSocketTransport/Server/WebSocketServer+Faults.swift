@@ -59,7 +59,9 @@ extension WebSocketServer {
 
     /// Answer every later handshake with this HTTP status (nil: accept again).
     public func failHandshakes(status: Int?) {
-        if let status { precondition((100...599).contains(status) && status != 101, "\(status) is not a refusal status") }
+        if let status {
+            precondition((100...599).contains(status) && status != 101, "\(status) is not a refusal status")
+        }
         state.withLock { $0.handshakeStatus = status }
     }
 

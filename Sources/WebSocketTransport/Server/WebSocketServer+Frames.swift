@@ -2,10 +2,11 @@ import LiveConnection
 
 /// The open connection's two tasks: the reader decodes the client's frames and acts on
 /// them, the writer sends what is queued. Freeze and latency apply to both; a connection the
-/// idle timeout dropped reads and discards, and writes nothing.
+/// idle timeout dropped reads and discards, and writes nothing. With permessage-deflate the
+/// reader inflates (the size limit holding for the inflated message) and the writer deflates.
 extension WebSocketServer {
-    func readFrames(_ connection: ServerConnection, leftover: [UInt8]) async {
-        var decoder = FrameDecoder(maxMessageSize: configuration.maxMessageSize, role: .server)
+    func readFrames(_ connection: ServerConnection, leftover: [UInt8], inflater: MessageInflater?) async {
+        var decoder = FrameDecoder(maxMessageSize: configuration.maxMessageSize, inflater: inflater, role: .server)
         decoder.append(leftover)
         while true {
             do {
@@ -19,14 +20,13 @@ extension WebSocketServer {
                     case .message(let message):
                         await handler.received(message, on: connection)
                     case .ping(let payload):
-                        connection.outbox.enqueue(FrameEncoder.encode(.pong, payload: payload, maskKey: nil), .pong)
+                        connection.outbox.enqueue(payload, .pong)
                     case .pong:
                         break  // unsolicited pongs are allowed and ignored (§5.5.3)
                     case .close(let body):
                         // Our close went out already: this is the answer. Else echo the code (§5.5.1).
                         connection.noteEnd("closed \(body.code.map { "\($0.rawValue)" } ?? "1005")")
-                        let echo = FrameEncoder.encode(.close, payload: ClosePayload(code: body.code).bytes, maskKey: nil)
-                        connection.outbox.enqueue(echo, .close(final: true))
+                        connection.outbox.enqueue(ClosePayload(code: body.code).bytes, .close(final: true))
                         return
                     }
                 }
@@ -34,10 +34,8 @@ extension WebSocketServer {
                 // Fail the connection (§7.1.7) with the failure's code; nothing more is read.
                 state.withLock { $0.statistics.protocolFailures += 1 }
                 connection.noteEnd("failed \(error.code.rawValue): \(error.detail)")
-                let close = FrameEncoder.encode(
-                    .close, payload: ClosePayload(code: error.code).bytes, maskKey: nil)
                 // Refused if a close of ours is queued already: then that one ends the connection.
-                connection.outbox.enqueue(close, .close(final: true))
+                connection.outbox.enqueue(ClosePayload(code: error.code).bytes, .close(final: true))
                 return
             }
             let bytes: [UInt8]
@@ -60,7 +58,10 @@ extension WebSocketServer {
         }
     }
 
-    func writeFrames(_ connection: ServerConnection) async {
+    /// Writes what is queued, making each frame as it goes: the one writer takes the items
+    /// in wire order, so the deflater sees the messages in the order the client inflates
+    /// them, which context takeover needs (RFC 7692 §7.2.1).
+    func writeFrames(_ connection: ServerConnection, deflater: MessageDeflater?) async {
         while let item = await connection.outbox.next() {
             do {
                 try await frozen.pass()
@@ -75,8 +76,12 @@ extension WebSocketServer {
             // Dropped by the idle timeout: nothing reaches the client, not even a close frame.
             if connection.isSilenced { continue }
             let isClose = if case .close = item.kind { true } else { false }
+            // Data messages only: control frames are never compressed (§6.1).
+            let compressed = item.isData ? deflater?.compress(item.payload) : nil
+            let frame = FrameEncoder.encode(
+                item.opcode, payload: compressed ?? item.payload, compressed: compressed != nil, maskKey: nil)
             do {
-                try await connection.stream.write(item.frame, until: isClose ? .now + configuration.closeTimeout : nil)
+                try await connection.stream.write(frame, until: isClose ? .now + configuration.closeTimeout : nil)
             } catch {
                 connection.noteEnd("\(error)")
                 return

@@ -5,7 +5,7 @@ import LiveConnection
 extension WebSocketServer {
     func serve(_ connection: ServerConnection) async {
         defer { unregister(connection) }
-        guard let (_, leftover) = await handshake(connection) else {
+        guard let (leftover, compression) = await handshake(connection) else {
             connection.noteEnd("handshake not completed")
             connection.stream.shutdown()
             return
@@ -16,8 +16,10 @@ extension WebSocketServer {
         }
         let closeTimeout = configuration.closeTimeout
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.readFrames(connection, leftover: leftover) }
-            group.addTask { await self.writeFrames(connection) }
+            group.addTask {
+                await self.readFrames(connection, leftover: leftover, inflater: compression?.inflater)
+            }
+            group.addTask { await self.writeFrames(connection, deflater: compression?.deflater) }
             group.addTask { await self.dropWhenIdle(connection) }
             // Whichever ends first, the other gets the close timeout to finish its part
             // (flush the last close frame, or read the client's answer to ours).
@@ -35,8 +37,8 @@ extension WebSocketServer {
     // MARK: Handshake
 
     /// Reads the request head within the handshake timeout and answers it; returns the
-    /// request and the bytes after its head, or nil when the connection is not opened.
-    private func handshake(_ connection: ServerConnection) async -> (UpgradeRequest, [UInt8])? {
+    /// bytes after the head and the compression agreed, or nil when the connection is not opened.
+    private func handshake(_ connection: ServerConnection) async -> ([UInt8], DeflateCodec?)? {
         let deadline = ContinuousClock.now + configuration.handshakeTimeout
         var stream = connection.stream
         do throws(TransportError) {
@@ -98,7 +100,7 @@ extension WebSocketServer {
     private func answer(
         _ request: UpgradeRequest, leftover: [UInt8], on connection: ServerConnection,
         _ deadline: ContinuousClock.Instant
-    ) async throws(TransportError) -> (UpgradeRequest, [UInt8])? {
+    ) async throws(TransportError) -> ([UInt8], DeflateCodec?)? {
         // A frozen server, or hung handshakes, leave the client waiting: its connect timeout decides.
         do {
             try await frozen.pass()
@@ -108,7 +110,8 @@ extension WebSocketServer {
         }
         if let status = state.withLock({ $0.handshakeStatus }) {
             state.withLock { $0.statistics.handshakesRefused += 1 }
-            await refuse(connection.stream, with: UpgradeRefusal(status: status, reason: "refused by the test server"),
+            await refuse(
+                connection.stream, with: UpgradeRefusal(status: status, reason: "refused by the test server"),
                 deadline: .now + configuration.closeTimeout)
             return nil
         }
@@ -118,15 +121,31 @@ extension WebSocketServer {
             await refuse(connection.stream, with: refusal, deadline: .now + configuration.closeTimeout)
             return nil
         case .accept(let subprotocol):
+            let compression = compression(for: request)
             await delay(by: latency * 2)
             // Open before the 101 leaves: a client may act on it at once (a test closes or resets
             // every connection as soon as its client reports open), and the fault controls must
             // find the connection then. A close queued now goes out after the 101.
-            connection.markOpen(request)
-            try await connection.stream.write(request.acceptance(subprotocol: subprotocol), until: nil)
+            connection.markOpen(request, compression: compression?.codec.parameters)
+            let extensions = compression.map { [$0.response] } ?? []
+            try await connection.stream.write(
+                request.acceptance(subprotocol: subprotocol, extensions: extensions), until: nil)
             state.withLock { $0.statistics.handshakesCompleted += 1 }
-            return (request, leftover)
+            return (leftover, compression?.codec)
         }
+    }
+
+    /// The permessage-deflate this connection uses, with the answer that says so; nil when
+    /// compression is not configured, the client offered nothing valid, or zlib has no
+    /// memory for the streams: then the offer is declined and the connection opens without
+    /// it, because compression is optional and the client asked for a WebSocket.
+    private func compression(for request: UpgradeRequest) -> (codec: DeflateCodec, response: WebSocketExtension)? {
+        guard let options = configuration.compression, let acceptance = options.answer(to: request),
+            let codec = try? DeflateCodec(
+                acceptance.agreed, sending: .serverToClient, level: options.compressionLevel,
+                memoryLevel: options.memoryLevel)
+        else { return nil }
+        return (codec, acceptance.response)
     }
 
     /// Sends an HTTP refusal and closes after it (lingering, so the response is not lost to a reset).

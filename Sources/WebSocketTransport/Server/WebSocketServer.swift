@@ -17,9 +17,10 @@ import Synchronization
 /// It binds in `init`, so a port in use is an error there and the port is known before
 /// anything runs. `run()` serves until its task is cancelled. Hostile clients are bounded:
 /// a handshake must arrive within ``Configuration/handshakeTimeout`` (slow loris), a
-/// message over ``Configuration/maxMessageSize`` fails its connection with 1009, a client
-/// that stops reading is reset once ``Configuration/maxQueuedBytes`` pile up, and beyond
-/// ``Configuration/maxConnections`` new clients get a 503.
+/// message over ``Configuration/maxMessageSize`` (inflated, with compression: bombs too)
+/// fails its connection with 1009, a client that stops reading is reset once
+/// ``Configuration/maxQueuedBytes`` pile up, and beyond ``Configuration/maxConnections``
+/// new clients get a 503. ``Configuration/compression`` grants permessage-deflate.
 ///
 /// The fault controls (``freeze()``, ``refuseConnections(_:)``, ``hangHandshakes(_:)``,
 /// …) make it a test server: the same faults the simulated network injects, on real sockets.
@@ -41,13 +42,18 @@ public final class WebSocketServer: Sendable {
         public var maxConnections: Int
         /// Bytes queued for one client before it is reset as not reading.
         public var maxQueuedBytes: Int
+        /// permessage-deflate to grant a client that offers it, with the server's own terms;
+        /// nil (the default) declines every offer. ``maxMessageSize`` then limits the inflated
+        /// message.
+        public var compression: PerMessageDeflate?
 
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerContext? = nil, maxMessageSize: Int = 1 << 20,
             handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2),
-            maxConnections: Int = 1024, maxQueuedBytes: Int = 16 << 20
+            maxConnections: Int = 1024, maxQueuedBytes: Int = 16 << 20, compression: PerMessageDeflate? = nil
         ) {
-            precondition(maxMessageSize >= 0 && maxConnections > 0 && maxQueuedBytes > 0, "server limits must be positive")
+            precondition(
+                maxMessageSize >= 0 && maxConnections > 0 && maxQueuedBytes > 0, "server limits must be positive")
             self.host = host
             self.port = port
             self.tls = tls
@@ -56,6 +62,7 @@ public final class WebSocketServer: Sendable {
             self.closeTimeout = closeTimeout
             self.maxConnections = maxConnections
             self.maxQueuedBytes = maxQueuedBytes
+            self.compression = compression
         }
     }
 
@@ -132,7 +139,8 @@ public final class WebSocketServer: Sendable {
                 return nil
             }
             state.nextID += 1
-            let connection = ServerConnection(id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes)
+            let connection = ServerConnection(
+                id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes)
             state.connections.append(connection)
             return connection
         }

@@ -24,7 +24,9 @@ struct HostileServerTests {
             try await connection.send(Self.subscribeFeed)
             let event = try await connection.receive()
             let at = clock.now.sinceStart
-            let sendAfter = await Self.outcome { () async throws(TransportError) in try await connection.send(Self.subscribeFeed) }
+            let sendAfter = await Self.outcome { () async throws(TransportError) in
+                try await connection.send(Self.subscribeFeed)
+            }
             return (event, at, accepts, sendAfter)
         }
         #expect(!accepts, "a hostile server is not a healthy one")
@@ -70,7 +72,9 @@ struct HostileServerTests {
                 ScheduledAction(at: .zero, .subscribe("feed")),
                 ScheduledAction(at: .zero, hostile),
                 ScheduledAction(at: .zero, .connect(endpoint: 0)),
-                ScheduledAction(at: .seconds(1200), hostile == .failHandshakes(status: 401) ? .failHandshakes(status: nil) : .hostile(nil)),
+                ScheduledAction(
+                    at: .seconds(1200),
+                    hostile == .failHandshakes(status: 401) ? .failHandshakes(status: nil) : .hostile(nil)),
             ],
             managerSeed: seed)
     }
@@ -91,7 +95,8 @@ struct HostileServerTests {
             #expect(attempts < 2 * 1200, "\(attempts) attempts in 20 min")
             #expect(attempts > 100, "it kept trying: \(attempts)")
             let opened = result.log.contains { line in
-                line.contains("phase open") && (ObservedEvent(runLogLine: line).map { $0.at >= .seconds(1200) } ?? false)
+                line.contains("phase open")
+                    && (ObservedEvent(runLogLine: line).map { $0.at >= .seconds(1200) } ?? false)
             }
             #expect(opened, "open once the server is healthy again")
         }
@@ -100,7 +105,8 @@ struct HostileServerTests {
     @Test("no-hot-loop catches a manager that ignores its backoff against a server that accepts then closes")
     func hotLoopCaught() throws {
         let variant = try #require(LogicVariant.named("retries-immediately"))
-        let result = SimulationRun(Self.scenario(.hostile(.acceptThenClose(.internalError)), seed: 0), variant: variant).run()
+        let result = SimulationRun(Self.scenario(.hostile(.acceptThenClose(.internalError)), seed: 0), variant: variant)
+            .run()
         let violation = try #require(result.violations.first)
         #expect(violation.invariant == .noHotLoop, "\(result.violations)")
         #expect(violation.at.sinceStart < .seconds(60), "within the first minute: \(violation)")

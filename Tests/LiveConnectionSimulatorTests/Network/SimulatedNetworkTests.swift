@@ -1,8 +1,8 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
-import Testing
 import Synchronization
+import Testing
 
 /// The simulated network and server, driven directly (no manager) in virtual time.
 @Suite("Simulated network")
@@ -38,10 +38,11 @@ struct SimulatedNetworkTests {
             }
             return (events, times)
         }
-        #expect(events == [
-            .message(.text(#"{"seq":1,"topic":"feed","text":"a"}"#)),
-            .message(.text(#"{"seq":3,"topic":"feed","text":"b"}"#)),
-        ])
+        #expect(
+            events == [
+                .message(.text(#"{"seq":1,"topic":"feed","text":"a"}"#)),
+                .message(.text(#"{"seq":3,"topic":"feed","text":"b"}"#)),
+            ])
         #expect(times == [.milliseconds(120), .milliseconds(120)])
     }
 
@@ -63,11 +64,12 @@ struct SimulatedNetworkTests {
             for _ in 0..<3 { replayed.append(try await second.receive()) }
             return (replayed, network.subscriptionLog, network.oldestRetainedSequence)
         }
-        #expect(replayed.map { if case .message(let m) = $0 { m.description } else { "closed" } } == [
-            #"text {"seq":2,"topic":"feed","text":"2"}"#,
-            #"text {"seq":3,"topic":"feed","text":"3"}"#,
-            #"text {"seq":4,"topic":"feed","text":"4"}"#,
-        ])
+        #expect(
+            replayed.map { if case .message(let m) = $0 { m.description } else { "closed" } } == [
+                #"text {"seq":2,"topic":"feed","text":"2"}"#,
+                #"text {"seq":3,"topic":"feed","text":"3"}"#,
+                #"text {"seq":4,"topic":"feed","text":"4"}"#,
+            ])
         #expect(log == ["1:feed", "2:feed"])
         #expect(oldest == 2, "a log of three keeps 2, 3, 4")
     }
@@ -271,7 +273,9 @@ struct LateCallbackNetworkTests {
 
 @Suite("Simulated network: the transport seam")
 struct SimulatedNetworkSeamTests {
-    @Test("each socket belongs to the generation the manager named through connect(to:generation:), and no header says so")
+    @Test(
+        "each socket belongs to the generation the manager named through connect(to:generation:), and no header says so"
+    )
     func generationThroughTheSeam() throws {
         let clock = VirtualClock()
         let network = SimulatedNetwork(clock: clock)

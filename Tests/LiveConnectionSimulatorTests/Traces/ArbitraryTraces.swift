@@ -40,7 +40,7 @@ struct ArbitraryTraces {
     mutating func positiveDuration() -> Duration { duration(maximumSeconds: 100) + .nanoseconds(1) }
 
     mutating func action() -> SimulationAction {
-        switch int(0...22) {
+        switch int(0...23) {
         case 0: .refuseConnections(random.chance(0.5))
         case 1: .failHandshakes(status: random.chance(0.3) ? nil : pick([401, 403, 500, 503]))
         case 2: .hangHandshakes(random.chance(0.5))
@@ -52,13 +52,19 @@ struct ArbitraryTraces {
         case 8: .setLatency(duration(maximumSeconds: 5))
         case 9: .restartServer
         case 10: .setIdleTimeout(random.chance(0.3) ? nil : positiveDuration())
-        case 11: .deliverStale(pick(StaleCallback.allCases))
+        case 11:
+            random.chance(0.5)
+                ? .deliverStale(pick(StaleCallback.allCases))
+                : .deliverStale(pick([.message, .error, .close, .pong]), after: duration(maximumSeconds: 30))
         case 12: .duplicateNextCallback
         case 13: .delaySendCompletion
         case 14: .background
         case 15: .foreground
         case 16: .connect(endpoint: int(0...3))
-        case 17: .disconnect
+        case 17:
+            random.chance(0.5)
+                ? .disconnect
+                : .disconnectWith(code: CloseCode(UInt16(truncatingIfNeeded: random.nextWord())), reason: text())
         case 18: .send(text: text())
         case 19: .subscribe(text())
         case 20:
@@ -68,6 +74,7 @@ struct ArbitraryTraces {
                     .slowHandshake(positiveDuration()),
                 ]))
         case 21: .ping(timeout: positiveDuration())
+        case 22: .path(viable: random.chance(0.5))
         default: .unsubscribe(text())
         }
     }
@@ -110,6 +117,8 @@ struct ArbitraryTraces {
         configuration.terminalHandshakeStatuses = Set((0..<int(0...2)).map { _ in int(400...599) })
         configuration.refreshHandshakeStatuses = Set((0..<int(0...2)).map { _ in int(400...599) })
         configuration.resume = random.chance(0.5)
+        if random.chance(0.5) { try? configuration.limitAttempts(to: int(1...Int.max - 1)) }
+        if random.chance(0.5) { configuration.credentialsTiming = .beforeEveryConnect }
         return configuration
     }
 

@@ -44,7 +44,8 @@ struct LivesimCheckTraceTests {
         arguments: [["--depth", "3"], ["--max-states", "50"], ["--max-states", "50", "--dfs"]])
     func boundedSearch(bound: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
-        let result = try LivesimTraceCommandTests.livesim(["check", "--no-eventually", "--traces", directory.path] + bound)
+        let result = try LivesimTraceCommandTests.livesim(
+            ["check", "--no-eventually", "--traces", directory.path] + bound)
         #expect(result.status == 2, "\(bound): \(result.standardOutput)\(result.standardError)")
         #expect(!result.standardOutput.contains("VIOLATION"))
         #expect(result.standardOutput.contains("result: no violation; not reached within the bound: "))

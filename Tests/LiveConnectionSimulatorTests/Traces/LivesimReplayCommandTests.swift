@@ -58,7 +58,9 @@ struct LivesimReplayCommandTests {
     func unknownVariant() throws {
         let result = try LivesimTraceCommandTests.livesim(["replay", "--seed", "1", "--variant", "nope"])
         #expect(result.status == 64)
-        #expect(result.standardError.contains("invalid --variant 'nope': expected one of correct,"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains("invalid --variant 'nope': expected one of correct,"),
+            "\(result.standardError)")
     }
 
     @Test("shrink finds a planted bug, writes a small trace that replay reproduces")
@@ -80,14 +82,16 @@ struct LivesimReplayCommandTests {
 
     @Test("explore shrinks its first failure into the traces directory and prints the replay line")
     func exploreWritesShrunkTrace() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString)")
+            .path
         let result = try LivesimTraceCommandTests.livesim([
             "explore", "--seeds", "0..<4", "--duration", "10m", "--variant", "ignores-generations", "--threads", "1",
             "--traces", directory,
         ])
         #expect(result.status == 1)
         let file = try #require(try TraceLibrary(directory: URL(fileURLWithPath: directory)).files().first)
-        #expect(result.standardOutput.contains("replay: swift run livesim replay \(directory)/\(file.lastPathComponent)"))
+        #expect(
+            result.standardOutput.contains("replay: swift run livesim replay \(directory)/\(file.lastPathComponent)"))
         let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
         #expect(trace.variant == "ignores-generations")
         #expect(trace.scenario.schedule.count <= 10, "\(trace.encode())")

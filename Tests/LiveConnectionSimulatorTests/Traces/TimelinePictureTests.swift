@@ -1,6 +1,7 @@
 import Foundation
-@testable import LiveConnectionSimulator
 import Testing
+
+@testable import LiveConnectionSimulator
 
 @Suite("Timeline pictures")
 struct TimelinePictureTests {

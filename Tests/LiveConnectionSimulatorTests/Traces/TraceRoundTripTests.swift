@@ -126,7 +126,8 @@ struct TraceRoundTripTests {
             ScheduledAction(at: .seconds(1), .subscribe("a")),
             ScheduledAction(at: .seconds(1), .subscribe("b")),
         ]
-        #expect(trace.scenario.schedule.map(\.traceLine) == ["1000ms subscribe a", "1000ms subscribe b", "2000ms freeze"])
+        #expect(
+            trace.scenario.schedule.map(\.traceLine) == ["1000ms subscribe a", "1000ms subscribe b", "2000ms freeze"])
     }
 
     @Test("observed text is kept on one line without trailing spaces, so it always reads back the same")

@@ -108,7 +108,9 @@ struct ChatRoomSimulationTests {
     /// the server restarts at 1365 ms and sends message 1 while the manager reconnects.
     /// The manager now resumes from 0 once a connection has been open, so this session
     /// shows every message; the test keeps the hole closed.
-    @Test("a drop before the first message loses nothing: the reconnect resumes from 0", arguments: 0..<4 as Range<UInt64>)
+    @Test(
+        "a drop before the first message loses nothing: the reconnect resumes from 0", arguments: 0..<4 as Range<UInt64>
+    )
     func dropBeforeFirstMessage(seed: UInt64) async throws {
         let room = ChatRoom()
         let (shown, sent) = try Self.session(seed: seed, room: room, faultsBeforeFirstMessage: true)

@@ -13,7 +13,9 @@ struct AttemptCountTests {
         #expect(driver.phase == .open(attempt: 1))
     }
 
-    @Test("after N failed attempts the open phase reports attempt N + 1, the number connecting showed", arguments: [1, 3, 6])
+    @Test(
+        "after N failed attempts the open phase reports attempt N + 1, the number connecting showed",
+        arguments: [1, 3, 6])
     func afterFailures(failed: Int) throws {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         driver.handle(.connect(.primary))
@@ -39,7 +41,9 @@ struct AttemptCountTests {
         #expect(driver.phase == .open(attempt: 3), "state \(driver.state)")
     }
 
-    @Test("a drop counts as a failure: the reconnect that opens is attempt 2, then 1 again after connect(to:) starts over")
+    @Test(
+        "a drop counts as a failure: the reconnect that opens is attempt 2, then 1 again after connect(to:) starts over"
+    )
     func afterDrop() throws {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         try driver.connectAndOpen()

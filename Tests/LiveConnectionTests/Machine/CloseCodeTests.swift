@@ -12,7 +12,8 @@ struct CloseCodeTests {
         var driver = MachineDriver()
         try driver.connectAndOpen()
         let effects = driver.handle(.closedByPeer(1, code: code, reason: "go away"))
-        #expect(effects.phases == [.stopped(reason: "closed \(code)", close: CloseFrame(code: code, reason: "go away"))])
+        #expect(
+            effects.phases == [.stopped(reason: "closed \(code)", close: CloseFrame(code: code, reason: "go away"))])
         #expect(effects.retryDelays.isEmpty)
         #expect(driver.armed.isEmpty, "nothing left to fire: \(driver.armed.map(\.timer))")
         #expect(!driver.machine.wanted)
@@ -27,7 +28,9 @@ struct CloseCodeTests {
         var other = MachineDriver(.with { $0.terminalCloseCodes = [4010] })
         try other.connectAndOpen()
         other.handle(.closedByPeer(1, code: .forbidden, reason: "no longer terminal"))
-        #expect(other.state == .waiting(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "no longer terminal")))
+        #expect(
+            other.state
+                == .waiting(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "no longer terminal")))
     }
 
     @Test("a 403 handshake is terminal; a 503 is retried")
@@ -69,7 +72,10 @@ struct CloseCodeTests {
         try driver.connectAndOpen()
         let effects = driver.handle(.closedByPeer(1, code: .tokenExpired, reason: "expired"))
         #expect(effects.filter { $0 == .refreshCredentials }.count == 1)
-        #expect(effects.phases == [.waiting(reason: "closed 4001", delay: .zero, close: CloseFrame(code: .tokenExpired, reason: "expired"))])
+        #expect(
+            effects.phases == [
+                .waiting(reason: "closed 4001", delay: .zero, close: CloseFrame(code: .tokenExpired, reason: "expired"))
+            ])
         #expect(effects.retryDelays.isEmpty)
         let refreshed = driver.handle(.credentialsRefreshed(succeeded: true))
         #expect(refreshed.opened == [2])
@@ -97,7 +103,9 @@ struct CloseCodeTests {
         driver.handle(.setForeground(false))
         driver.handle(.setForeground(true))
         #expect(driver.log.filter { $0 == .refreshCredentials }.count == 1)
-        #expect(driver.state == .refreshing(reason: "closed 4001", close: CloseFrame(code: .tokenExpired, reason: "expired")))
+        #expect(
+            driver.state
+                == .refreshing(reason: "closed 4001", close: CloseFrame(code: .tokenExpired, reason: "expired")))
     }
 
     @Test("a refresh still running when 4001 strikes again after a reconnect is not started twice")

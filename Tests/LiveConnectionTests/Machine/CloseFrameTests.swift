@@ -21,7 +21,10 @@ struct CloseFrameTests {
         var driver = MachineDriver()
         try driver.connectAndOpen()
         let effects = driver.handle(.closedByPeer(1, code: .forbidden, reason: "account suspended"))
-        #expect(effects.phases == [.stopped(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "account suspended"))])
+        #expect(
+            effects.phases == [
+                .stopped(reason: "closed 4003", close: CloseFrame(code: .forbidden, reason: "account suspended"))
+            ])
     }
 
     @Test("a refresh after 4001 shows the close while refreshing, and keeps it when the refresh fails")
@@ -43,14 +46,22 @@ struct CloseFrameTests {
         var driver = MachineDriver(configuration)
         try driver.connectAndOpen()
         let effects = driver.handle(.closedByPeer(1, code: .internalError, reason: "overloaded"))
-        #expect(effects.phases == [.stopped(reason: "gave up after 1 attempts", close: CloseFrame(code: .internalError, reason: "overloaded"))])
+        #expect(
+            effects.phases == [
+                .stopped(
+                    reason: "gave up after 1 attempts", close: CloseFrame(code: .internalError, reason: "overloaded"))
+            ])
     }
 
-    @Test("failures without a close frame carry none: reset, handshake status, connect timeout, missed heartbeat, disconnect")
+    @Test(
+        "failures without a close frame carry none: reset, handshake status, connect timeout, missed heartbeat, disconnect"
+    )
     func noCloseFrame() throws {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         driver.handle(.connect(.primary))
-        #expect(driver.handle(.connectFailed(1, .handshakeRejected(status: 503))).phases.first?.closeFrameForTest == .some(nil))
+        #expect(
+            driver.handle(.connectFailed(1, .handshakeRejected(status: 503))).phases.first?.closeFrameForTest
+                == .some(nil))
         try driver.fire(.retry)
         #expect(try driver.fire(.connectTimeout(2)).phases.first?.closeFrameForTest == .some(nil))
         try driver.fire(.retry)

@@ -76,7 +76,9 @@ struct CredentialsTimingTests {
         let effects = driver.handle(.closedByPeer(2, code: .tokenExpired, reason: "expired again"))
         #expect(
             effects.phases == [
-                .waiting(reason: "closed 4001", delay: .seconds(1), close: CloseFrame(code: .tokenExpired, reason: "expired again"))
+                .waiting(
+                    reason: "closed 4001", delay: .seconds(1),
+                    close: CloseFrame(code: .tokenExpired, reason: "expired again"))
             ])
     }
 

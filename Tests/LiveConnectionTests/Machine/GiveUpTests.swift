@@ -48,13 +48,15 @@ struct GiveUpTests {
         for _ in 1...2 {
             driver.open(try driver.live)
             driver.handle(.closedByPeer(try driver.live, code: .internalError, reason: "bye"))
-            #expect(driver.state == .waiting(reason: "closed 1011", close: CloseFrame(code: .internalError, reason: "bye")))
+            #expect(
+                driver.state == .waiting(reason: "closed 1011", close: CloseFrame(code: .internalError, reason: "bye")))
             _ = try driver.fire(.retry)
         }
         driver.open(try driver.live)
         driver.handle(.closedByPeer(try driver.live, code: .internalError, reason: "bye"))
         #expect(
-            driver.phase == .stopped(reason: "gave up after 3 attempts", close: CloseFrame(code: .internalError, reason: "bye")),
+            driver.phase
+                == .stopped(reason: "gave up after 3 attempts", close: CloseFrame(code: .internalError, reason: "bye")),
             "three opens that each closed at once")
     }
 
@@ -74,15 +76,21 @@ struct GiveUpTests {
         #expect(driver.phase == .stopped(reason: "gave up after 2 attempts"))
     }
 
-    @Test("a limit below 1 is refused with the reason, and the configuration keeps its limit", arguments: [0, -1, Int.min])
+    @Test(
+        "a limit below 1 is refused with the reason, and the configuration keeps its limit",
+        arguments: [0, -1, Int.min])
     func refusesLimitBelowOne(limit: Int) throws {
         var configuration = try ConnectionConfiguration.limited(to: 4)
-        #expect(throws: ConfigurationError.outOfRange("maximumAttempts", value: limit, range: "at least 1, or nil for no limit")) {
+        #expect(
+            throws: ConfigurationError.outOfRange(
+                "maximumAttempts", value: limit, range: "at least 1, or nil for no limit")
+        ) {
             try configuration.limitAttempts(to: limit)
         }
         #expect(configuration.maximumAttempts == 4)
-        #expect("\(ConfigurationError.outOfRange("maximumAttempts", value: 0, range: "at least 1"))"
-            == "maximumAttempts 0 is out of range: at least 1")
+        #expect(
+            "\(ConfigurationError.outOfRange("maximumAttempts", value: 0, range: "at least 1"))"
+                == "maximumAttempts 0 is out of range: at least 1")
         try configuration.limitAttempts(to: nil)
         #expect(configuration.maximumAttempts == nil)
     }
@@ -93,6 +101,21 @@ struct GiveUpTests {
         try driver.connectAndOpen()
         driver.handle(.failed(1, .reset(errno: "ECONNRESET")))
         #expect(driver.phase == .stopped(reason: "gave up after 1 attempts"))
+    }
+
+    @Test("an expiry refreshed after it counts too: a server that answers 401 to every handshake is given up on")
+    func refreshedExpiriesCount() throws {
+        var driver = MachineDriver(try .limited(to: 2))
+        driver.handle(.connect(.primary))
+        let first = driver.handle(.connectFailed(1, .handshakeRejected(status: 401)))
+        #expect(first.contains(.refreshCredentials), "the first expiry refreshes")
+        driver.handle(.credentialsRefreshed(succeeded: true))
+        #expect(driver.phase == .connecting(attempt: 2))
+        let second = driver.handle(.connectFailed(2, .handshakeRejected(status: 401)))
+        #expect(second.phases == [.stopped(reason: "gave up after 2 attempts")])
+        #expect(!second.contains(.refreshCredentials), "no refresh after giving up")
+        #expect(driver.armed.isEmpty)
+        #expect(driver.machine.generation == Generation(2), "two attempts, not a third with fresh credentials")
     }
 
     @Test("without a limit (the default) the machine retries forever")

@@ -74,7 +74,9 @@ struct IntentTests {
         #expect(effects.opened.isEmpty)
     }
 
-    @Test("disconnect(code:reason:) puts the app's code and reason in the close, from every state", arguments: SetupState.allCases)
+    @Test(
+        "disconnect(code:reason:) puts the app's code and reason in the close, from every state",
+        arguments: SetupState.allCases)
     func disconnectWithCode(setup: SetupState) throws {
         var driver = try setup.make()
         let live = driver.machine.liveGeneration

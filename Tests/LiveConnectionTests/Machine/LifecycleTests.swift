@@ -52,7 +52,8 @@ struct LifecycleTests {
         var driver = MachineDriver(.with { $0.backoff = .table() })
         try driver.connectAndOpen()
         let effects = driver.handle(input)
-        let close: CloseFrame? = if case .closedByPeer(_, let code, let text) = input { CloseFrame(code: code, reason: text) } else { nil }
+        let close: CloseFrame? =
+            if case .closedByPeer(_, let code, let text) = input { CloseFrame(code: code, reason: text) } else { nil }
         #expect(effects.phases == [.waiting(reason: reason, delay: .seconds(1), close: close)])
         #expect(effects.closed == [1])
         #expect(driver.machine.wanted)
@@ -152,7 +153,11 @@ struct LifecycleTests {
             driver.handle(.closedByPeer(try driver.live, code: .tokenExpired, reason: "expired"))
             let effects = driver.handle(.credentialsRefreshed(succeeded: true))
             waits += effects.retryDelays
-            if effects.retryDelays.isEmpty { #expect(driver.machine.liveGeneration != nil) } else { try driver.fire(.retry) }
+            if effects.retryDelays.isEmpty {
+                #expect(driver.machine.liveGeneration != nil)
+            } else {
+                try driver.fire(.retry)
+            }
             driver.open(try driver.live)
         }
         // The first refresh reconnects at once (seed 000); the ones that did not help wait 1, 2, 4, 8 s.

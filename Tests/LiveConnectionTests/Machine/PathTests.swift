@@ -171,3 +171,39 @@ struct PathTests {
         #expect(driver.machine == before)
     }
 }
+
+extension PathTests {
+    /// Found by the model checker (a precondition in the backoff: failures − 1 < 0): an expiry
+    /// while the path was gone was not counted, and the refresh's answer after the path came
+    /// back drew the delay for −1 failures.
+    @Test("an expiry without a path is counted, so the refresh answered after the path's return draws a delay")
+    func expiryWithoutPathThenReturn() throws {
+        var driver = MachineDriver()
+        try driver.connectAndOpen()
+        driver.handle(.timerFired(.heartbeat(1)))
+        driver.handle(.pong(1))  // proved: failures 0
+        driver.handle(.setPathViable(false))
+        driver.handle(.closedByPeer(1, code: .tokenExpired, reason: "expired"))
+        #expect(driver.machine.failures == 1)
+        driver.handle(.setPathViable(true))  // refreshing: the answer connects
+        let effects = driver.handle(.credentialsRefreshed(succeeded: true))
+        #expect(effects.phases == [.connecting(attempt: 2)])
+    }
+
+    /// Found while merging the checker's attempt judge with the path: the judges count an
+    /// expiry retried with fresh credentials as a failure; the machine skipped it without a
+    /// path, so the attempt after the path's return was numbered one low.
+    @Test("with credentials before every connect, an expiry without a path is counted too")
+    func expiryBeforeEveryConnectWithoutPath() throws {
+        var configuration = ConnectionConfiguration()
+        configuration.credentialsTiming = .beforeEveryConnect
+        var driver = MachineDriver(configuration)
+        try driver.connectAndOpen()
+        driver.handle(.timerFired(.heartbeat(1)))
+        driver.handle(.pong(1))  // proved: failures 0
+        driver.handle(.setPathViable(false))
+        #expect(driver.handle(.closedByPeer(1, code: .tokenExpired, reason: "expired")).phases == [.offline])
+        #expect(driver.machine.failures == 1)
+        #expect(driver.handle(.setPathViable(true)).phases == [.connecting(attempt: 2)])
+    }
+}

@@ -26,7 +26,10 @@ struct PingTests {
     func alive() throws {
         var driver = MachineDriver()
         try driver.connectAndOpen()
-        #expect(driver.handle(.ping(1, timeout: Self.timeout)) == [.sendPing(1, 1), .startTimer(.pingDeadline(1), Self.timeout)])
+        #expect(
+            driver.handle(.ping(1, timeout: Self.timeout)) == [
+                .sendPing(1, 1), .startTimer(.pingDeadline(1), Self.timeout),
+            ])
         #expect(driver.machine.pingsInFlight == [1])
         #expect(driver.handle(.pingAnswered(1, 1)) == [.cancelTimer(.pingDeadline(1)), .completePing(1, .alive)])
         #expect(driver.handle(.pingAnswered(1, 1)).isEmpty, "a second answer changes nothing")
@@ -64,7 +67,8 @@ struct PingTests {
             ])
         #expect(!driver.isArmed(.pingDeadline(1)) && !driver.isArmed(.pingDeadline(2)))
         #expect(driver.handle(.pingAnswered(1, 1)).isEmpty, "the dead connection's late pong changes nothing")
-        #expect(driver.handle(.timerFired(.pingDeadline(2))).isEmpty, "a deadline that raced its cancel changes nothing")
+        #expect(
+            driver.handle(.timerFired(.pingDeadline(2))).isEmpty, "a deadline that raced its cancel changes nothing")
     }
 
     @Test("a missed heartbeat ends the connection and the pings riding it")

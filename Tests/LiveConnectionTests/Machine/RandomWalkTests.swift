@@ -240,12 +240,18 @@ struct RandomWalk {
         // The path: no attempt and no failure counted while it is unviable; its return
         // reconnects an offline machine at once.
         let attempts = effects.contains { if case .openConnection = $0 { true } else { false } }
-        if !machine.pathViable && attempts { fail(nil, "\(input) opened a connection while the path is unviable") }
+        if !machine.pathViable && attempts {
+            fail(.quietWithoutPath, "\(input) opened a connection while the path is unviable")
+        }
         if !before.pathViable && !machine.pathViable && machine.failures > before.failures {
-            fail(nil, "\(input) counted a failure while the path is unviable (\(before.failures) → \(machine.failures))")
+            fail(
+                .quietWithoutPath,
+                "\(input) counted a failure while the path is unviable (\(before.failures) → \(machine.failures))")
         }
         if input == .setPathViable(true), case .offline = before.state, !attempts {
-            fail(nil, "the path returned to an offline machine but nothing was opened (\(effects))")
+            fail(
+                .reconnectsWhenPathReturns,
+                "the path returned to an offline machine but nothing was opened (\(effects))")
         }
 
         var lastDelay = before.lastDelay
@@ -253,9 +259,15 @@ struct RandomWalk {
             switch effect {
             case .openConnection(let g, let endpoint):
                 if !sockets.isEmpty { fail(.singleLiveTransport, "open \(g) while \(sockets) still open") }
-                if g != before.generation.next { fail(.staleInputsChangeNothing, "open \(g) does not follow \(before.generation): generations are never reused") }
+                if g != before.generation.next {
+                    fail(
+                        .staleInputsChangeNothing,
+                        "open \(g) does not follow \(before.generation): generations are never reused")
+                }
                 if endpoint != machine.endpoint {
-                    fail(.endpointOfLastConnect, "open to \(endpoint), not the chosen \(String(describing: machine.endpoint))")
+                    fail(
+                        .endpointOfLastConnect,
+                        "open to \(endpoint), not the chosen \(String(describing: machine.endpoint))")
                 }
                 sockets.append(g)
             case .closeConnection(let g, _, _):
@@ -264,7 +276,9 @@ struct RandomWalk {
                 if flushPending == g { flushPending = nil }
             case .send(let g, let outbound):
                 guard machine.connectedGeneration == g, sockets == [g] else {
-                    fail(.phaseMatchesSocket, "send \(outbound) on \(g), which is not connected (state \(machine.state))")
+                    fail(
+                        .phaseMatchesSocket, "send \(outbound) on \(g), which is not connected (state \(machine.state))"
+                    )
                     break
                 }
                 switch outbound {
@@ -276,21 +290,30 @@ struct RandomWalk {
                 case .control(.resume(let after)): resumeOn[g, default: []].append(after)
                 }
             case .flush(let g):
-                if machine.connectedGeneration != g || sockets != [g] { fail(.phaseMatchesSocket, "flush on \(g), which is not connected") }
+                if machine.connectedGeneration != g || sockets != [g] {
+                    fail(.phaseMatchesSocket, "flush on \(g), which is not connected")
+                }
                 flushPending = g
             case .ping(let g):
-                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail(.phaseMatchesSocket, "ping on \(g), which is not open") }
+                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {
+                } else {
+                    fail(.phaseMatchesSocket, "ping on \(g), which is not open")
+                }
             case .startTimer(let timer, let delay):
                 armed.removeAll { $0 == timer }
                 armed.append(timer)
                 if timer == .retry {
                     let policy = machine.configuration.backoff
                     let bound = Self.specification.maximumDelay(policy)
-                    if delay < .zero || delay > bound { fail(.backoffWithinPolicy, "retry delay \(delay) outside 0…\(bound)") }
+                    if delay < .zero || delay > bound {
+                        fail(.backoffWithinPolicy, "retry delay \(delay) outside 0…\(bound)")
+                    }
                     let allowed = Self.specification.allowedDelay(
                         policy, afterFailures: max(machine.failures - (isRefreshDelay(input) ? 1 : 0), 0),
                         previous: lastDelay.map { .known($0) } ?? .none)
-                    if !allowed.contains(delay) { fail(.backoffWithinPolicy, "retry delay \(delay) outside \(allowed)") }
+                    if !allowed.contains(delay) {
+                        fail(.backoffWithinPolicy, "retry delay \(delay) outside \(allowed)")
+                    }
                     lastDelay = delay
                 }
             case .cancelTimer(let timer):
@@ -299,7 +322,10 @@ struct RandomWalk {
                 if refreshPending { fail(.oneRefreshAtATime, "a second refresh while one is in flight") }
                 refreshPending = true
             case .sendPing(let g, let id):
-                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {} else { fail(.phaseMatchesSocket, "ping \(id) on \(g), which is not open") }
+                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {
+                } else {
+                    fail(.phaseMatchesSocket, "ping \(id) on \(g), which is not open")
+                }
                 pingsSent.append((g, id))
             case .completePing(let id, _):
                 pingAnswers[id, default: 0] += 1
@@ -312,14 +338,18 @@ struct RandomWalk {
                 if !issued.contains(id) { fail(.commandsCompletedOnce, "\(id) answered but never sent") }
             case .deliverMessage:
                 if case .received(_, let sequence?) = input {
-                    if let last = delivered.last, sequence <= last { fail(.deliveriesInOrder, "delivered \(sequence) after \(last)") }
+                    if let last = delivered.last, sequence <= last {
+                        fail(.deliveriesInOrder, "delivered \(sequence) after \(last)")
+                    }
                     delivered.append(sequence)
                 }
             case .reportGap:
                 break
             case .report(.open):
                 opens += 1
-                guard case .open(let g, _, _, _, _) = machine.state else { fail(.openOnlyAfterHandshake, "reported open in \(machine.state)"); break }
+                guard case .open(let g, _, _, _, _) = machine.state else {
+                    fail(.openOnlyAfterHandshake, "reported open in \(machine.state)"); break
+                }
                 // Every topic subscribed on this socket, the resume sent, and the transport took them.
                 let subscribed = subscribedOn[g] ?? []
                 if subscribed != machine.topics {
@@ -330,7 +360,12 @@ struct RandomWalk {
                 if resumes != expectedResume {
                     fail(.resumeBeforeOpen, "open on \(g) after resumes \(resumes), expected \(expectedResume)")
                 }
-                if !(input == .flushed(g)) { fail(.resubscribeBeforeOpen, "open on \(g) reported on \(input), not on the flush that says the transport took the subscriptions") }
+                if !(input == .flushed(g)) {
+                    fail(
+                        .resubscribeBeforeOpen,
+                        "open on \(g) reported on \(input), not on the flush that says the transport took the subscriptions"
+                    )
+                }
             case .report:
                 break
             }
@@ -354,11 +389,16 @@ struct RandomWalk {
         switch machine.state {
         case .connecting(let g), .subscribing(let g, _): expected = [.connectTimeout(g)]
         case .open(let g, _, let awaiting, _, let pings):
-            expected = (awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]) + pings.map { .pingDeadline($0) }
+            expected =
+                (awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]) + pings.map { .pingDeadline($0) }
         case .waiting: expected = [.retry]
         case .idle, .refreshing, .backgrounded, .offline, .stopped: expected = []
         }
-        if Set(armed) != Set(expected) { fail(Set(armed).isSubset(of: Set(expected)) ? .progressIsArmed : .timersDieWithConnection, "armed \(armed) in state \(machine.state), expected \(expected)") }
+        if Set(armed) != Set(expected) {
+            fail(
+                Set(armed).isSubset(of: Set(expected)) ? .progressIsArmed : .timersDieWithConnection,
+                "armed \(armed) in state \(machine.state), expected \(expected)")
+        }
         // The three facts.
         switch machine.state {
         case .connecting, .subscribing, .open, .waiting:
@@ -368,7 +408,9 @@ struct RandomWalk {
             if case .waiting = machine.state, !machine.pathViable { fail(nil, "waiting for a retry without a path") }
         case .offline:
             if !machine.wanted || !machine.foreground || machine.pathViable {
-                fail(nil, "offline but wanted \(machine.wanted) foreground \(machine.foreground) path \(machine.pathViable)")
+                fail(
+                    nil,
+                    "offline but wanted \(machine.wanted) foreground \(machine.foreground) path \(machine.pathViable)")
             }
         case .backgrounded:
             if !machine.wanted || machine.foreground {
@@ -390,7 +432,9 @@ struct RandomWalk {
         }
         // App pings in flight are exactly the ones sent and not yet answered, only while open.
         let pending = pingsAsked.filter { pingAnswers[$0] == nil }
-        if machine.pingsInFlight != pending { fail(.pingsAnsweredOnce, "pings in flight \(machine.pingsInFlight), unanswered \(pending)") }
+        if machine.pingsInFlight != pending {
+            fail(.pingsAnsweredOnce, "pings in flight \(machine.pingsInFlight), unanswered \(pending)")
+        }
         // Every change of phase is reported, and the last report is the current phase.
         if before.phase != machine.phase, effects.phases.last != machine.phase {
             fail(.eventsFollowTheMachine, "phase \(before.phase) → \(machine.phase) reported as \(effects.phases)")

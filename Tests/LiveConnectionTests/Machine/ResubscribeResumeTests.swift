@@ -109,7 +109,8 @@ struct ResubscribeResumeTests {
         try driver.connectAndOpen()
         try driver.reset()
         try driver.fire(.retry)
-        #expect(driver.open(2).prefix(2) == [.send(2, .control(.resume(after: 0))), .send(2, .control(.subscribe("feed")))])
+        #expect(
+            driver.open(2).prefix(2) == [.send(2, .control(.resume(after: 0))), .send(2, .control(.subscribe("feed")))])
     }
 
     @Test("with resume off, no resume is asked for and sequence numbers are not policed")

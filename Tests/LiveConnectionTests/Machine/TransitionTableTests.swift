@@ -1,4 +1,5 @@
 import Foundation
+import PackageFiles
 import Testing
 
 @testable import LiveConnection
@@ -21,10 +22,8 @@ struct TransitionTableTests {
     ]
 
     static func rows() throws -> [Row] {
-        let docs = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/architecture.md")
-        let lines = try String(contentsOf: docs, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try PackageFiles.text("docs/architecture.md").split(
+            separator: "\n", omittingEmptySubsequences: false)
         guard let header = lines.firstIndex(of: "| state | input | next state | effects |") else { return [] }
         var rows: [Row] = []
         for index in (header + 2)..<lines.count {
@@ -88,7 +87,8 @@ struct TransitionTableTests {
         case "send(id)": return [.send(CommandID(7))]
         case "ping(id, T)": return [.ping(PingID(5), timeout: .seconds(2))]
         case "pingAnswered(g, id)": return [.ping(PingID(5), timeout: .seconds(2)), .pingAnswered(g, PingID(5))]
-        case "timerFired(pingDeadline(id))": return [.ping(PingID(5), timeout: .seconds(2)), .timerFired(.pingDeadline(PingID(5)))]
+        case "timerFired(pingDeadline(id))":
+            return [.ping(PingID(5), timeout: .seconds(2)), .timerFired(.pingDeadline(PingID(5)))]
         case "opened(g)": return [.opened(g)]
         case "flushed(g)": return [.flushed(g)]
         case "connectFailed(g, handshake 403)": return [.connectFailed(g, .handshakeRejected(status: 403))]
@@ -142,7 +142,9 @@ struct TransitionTableTests {
             let pathless = row.from.contains("without a path")
             // A row for a non-default timing says so in its input cell.
             var configuration = ConnectionConfiguration()
-            if row.input.contains("credentials before every connect") { configuration.credentialsTiming = .beforeEveryConnect }
+            if row.input.contains("credentials before every connect") {
+                configuration.credentialsTiming = .beforeEveryConnect
+            }
             for start in Self.states(in: row.from) {
                 var driver = try Self.machine(
                     in: start.name, awaitingPong: start.awaitingPong ?? false, configuration: configuration)
