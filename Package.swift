@@ -41,6 +41,9 @@ let package = Package(
             swiftSettings: strict),
         // Tests' access to the package's own files (its root, docs, sources): one place that knows where they are.
         .target(name: "PackageFiles", path: "Tests/PackageFiles", swiftSettings: strict),
+        // The `.computeBound` trait: long searches and simulations run on threads of their own,
+        // so they never hold the cooperative pool that the socket tests' deadlines depend on.
+        .target(name: "TestScheduling", path: "Tests/TestScheduling", swiftSettings: strict),
         // The deterministic simulation kernel: virtual clock, seeded executor, driver.
         .target(
             name: "LiveConnectionSimulator", dependencies: ["LiveConnection", "LiveServerContract"],
@@ -54,7 +57,7 @@ let package = Package(
             name: "LiveTestServer", dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection"],
             swiftSettings: strict),
         .testTarget(
-            name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
+            name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
             swiftSettings: strict),
         // What every benchmark executable records about the machine it ran on.
         .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
@@ -79,12 +82,13 @@ let package = Package(
             name: "BackoffVerification", dependencies: ["Statistics", "LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
         .testTarget(
-            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection"], exclude: ["Fixtures"],
+            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection", "TestScheduling"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "BackoffVerificationTests",
             dependencies: [
                 "BackoffVerification", "Statistics", "LiveConnection", "LiveConnectionSimulator", "PackageFiles",
+                "TestScheduling",
             ],
             swiftSettings: strict),
         .executableTarget(
@@ -115,7 +119,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionCheckerTests",
-            dependencies: ["LiveConnectionChecker", "LiveConnection", "LiveConnectionSimulator"],
+            dependencies: ["LiveConnectionChecker", "LiveConnection", "LiveConnectionSimulator", "TestScheduling"],
             swiftSettings: strict),
         // Any reconnecting client, judged from the wire: the client seam, the wire rules, the wire world.
         .target(
@@ -125,7 +129,7 @@ let package = Package(
         .target(name: "ExampleClients", dependencies: ["LiveConnection", "LiveConnectionWire"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionWireTests",
-            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection"],
+            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
             swiftSettings: strict),
         .executableTarget(
             name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection", "BenchmarkSupport"],

@@ -1,9 +1,10 @@
 import BackoffVerification
 import LiveConnection
 import Statistics
+import TestScheduling
 import Testing
 
-@Suite("Every built-in policy follows its stated distribution")
+@Suite("Every built-in policy follows its stated distribution", .computeBound)
 struct PolicyVerificationTests {
     static let policies: [BackoffPolicy] = [
         .fullJitter(base: .seconds(1), cap: .seconds(30)),

@@ -1,8 +1,9 @@
 import LiveConnection
 import LiveConnectionChecker
+import TestScheduling
 import Testing
 
-@Suite("Boundary draws")
+@Suite("Boundary draws", .computeBound)
 struct BoundaryRandomTests {
     static let ranges: [ClosedRange<Duration>] = [
         .zero ... .seconds(1), .zero ... .seconds(30), .milliseconds(500) ... .seconds(1),

@@ -1,11 +1,12 @@
 import LiveConnection
 import LiveConnectionChecker
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// The proof of power: each planted bug is found, named, and shown with a shortest
 /// counterexample; one step less and the search finds nothing.
-@Suite("The checker finds every planted bug")
+@Suite("The checker finds every planted bug", .computeBound)
 struct BrokenVariantTests {
     struct Expectation: Sendable, CustomTestStringConvertible {
         var variant: String

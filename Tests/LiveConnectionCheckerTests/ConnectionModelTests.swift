@@ -1,10 +1,11 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 @testable import LiveConnectionChecker
 
-@Suite("The connection model")
+@Suite("The connection model", .computeBound)
 struct ConnectionModelTests {
     /// The smallest world with every kind of input the machine hears (its ping and path
     /// reports included): 536,712 states, the one exhaustive check of the shipped machine

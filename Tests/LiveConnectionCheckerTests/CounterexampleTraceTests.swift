@@ -1,13 +1,14 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 @testable import LiveConnectionChecker
 
 /// A checker counterexample becomes a simulator trace that runs against the real shell:
 /// the shell must live the counterexample's steps and the simulator must see the bug.
-@Suite("Counterexamples as simulator traces")
+@Suite("Counterexamples as simulator traces", .computeBound)
 struct CounterexampleTraceTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var variant: String
@@ -148,7 +149,7 @@ struct CounterexampleTraceTests {
 }
 
 /// The realizer on hand-made steps: what it cannot do it says, step by step.
-@Suite("Trace realizer gaps")
+@Suite("Trace realizer gaps", .computeBound)
 struct TraceRealizerGapTests {
     static let endpoint = Endpoint(url: URL(string: "wss://a.example/live")!)
     static let g1 = Generation(1)

@@ -1,4 +1,5 @@
 import LiveConnectionChecker
+import TestScheduling
 import Testing
 
 /// The docs' example (docs/model-checking.md): a turnstile with a coin counter that
@@ -52,7 +53,7 @@ struct Turnstile: Model {
     }
 }
 
-@Suite("A user's own model")
+@Suite("A user's own model", .computeBound)
 struct ExampleModelTests {
     @Test(
         "the correct turnstile passes and every state is found",

@@ -1,10 +1,11 @@
 import LiveConnectionChecker
+import TestScheduling
 import Testing
 
 /// The search's unsafe storage (chunked columns, sharded table, per-shard merge) with a
 /// user's model whose state holds a reference-counted `String`, big enough that levels
 /// are expanded and merged on several threads.
-@Suite("A user's model with reference-counted states")
+@Suite("A user's model with reference-counted states", .computeBound)
 struct GenericSearchTests {
     /// Three counters in a cube of side `side`, each step increments one (saturating);
     /// the label is a string, so every state copy retains and releases.

@@ -1,9 +1,10 @@
 import LiveConnection
 import LiveConnectionChecker
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
-@Suite("Schedule exploration of the connection manager")
+@Suite("Schedule exploration of the connection manager", .computeBound)
 struct ManagerScheduleTests {
     @Test("every schedule within one preemption resubscribes (and resumes) on both connections before the second open")
     func reconnectResubscribesInEverySchedule() {

@@ -2,11 +2,12 @@ import Foundation
 import LiveConnection
 import LiveConnectionChecker
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// The simulator, the checker and the trace files name rules from one catalogue: the same
 /// rule never goes by two names, and each is judged where it can be checked.
-@Suite("One catalogue of rules")
+@Suite("One catalogue of rules", .computeBound)
 struct RuleCatalogueTests {
     static func names(judgedBy judge: Rule.Judge) -> Set<String> {
         Set(Rule.catalogue.filter { $0.judges.contains(judge) }.map(\.name))

@@ -1,4 +1,5 @@
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 @testable import LiveConnectionChecker
@@ -33,7 +34,7 @@ private func deposits(atomic: Bool, strategy: some SchedulingStrategy) -> Int? {
     return try? result.get()
 }
 
-@Suite("Schedule exploration")
+@Suite("Schedule exploration", .computeBound)
 struct ScheduleExplorerTests {
     @Test("the lost update is found by depth-first schedule search, and its schedule replays")
     func lostUpdateIsFound() throws {

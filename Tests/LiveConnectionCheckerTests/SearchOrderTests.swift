@@ -1,5 +1,6 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 @testable import LiveConnectionChecker
@@ -7,7 +8,7 @@ import Testing
 /// The parallel breadth-first search (sharded table, locality-ordered expansion,
 /// canonical numbering) must store exactly what the plainest sequential search stores,
 /// and report the same counterexample, for any thread count.
-@Suite("The parallel search matches a plain sequential one")
+@Suite("The parallel search matches a plain sequential one", .computeBound)
 struct SearchOrderTests {
     /// What a textbook breadth-first search finds: a FIFO queue, a `Set`, the parent of
     /// each state its first discoverer, and the first dequeued state that breaks an

@@ -1,11 +1,12 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// Each invariant is shown catching a manager with the bug it exists for. The seed range
 /// per variant is the smallest prefix of seeds in which exploration finds it (the three
 /// planted bugs of the issue among them); the shipped machine passes the same seeds.
-@Suite("Broken variants are caught")
+@Suite("Broken variants are caught", .computeBound)
 struct BrokenVariantTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var variant: String

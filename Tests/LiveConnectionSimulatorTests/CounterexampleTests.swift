@@ -1,10 +1,11 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// The shrinker wired to real runs: each planted bug is found, shrunk, and the saved trace
 /// reproduces it.
-@Suite("Counterexamples")
+@Suite("Counterexamples", .computeBound)
 struct CounterexampleTests {
     /// The first seed whose generated scenario makes `variant` violate its invariant.
     static func firstFailure(_ variant: LogicVariant, in seeds: Range<UInt64>) -> (Scenario, Invariant)? {

@@ -1,10 +1,11 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// A red run must mean a bug. These are runs the manager handled correctly that the kit
 /// once called violations.
-@Suite("False alarms")
+@Suite("False alarms", .computeBound)
 struct FalseAlarmTests {
     /// Seed 1188 shrank to two actions: `connect`, then `stale close` while only one
     /// generation existed. The close was armed on the live socket; the harness's teardown

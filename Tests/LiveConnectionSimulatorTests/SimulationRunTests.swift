@@ -1,8 +1,9 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
-@Suite("Simulation runs")
+@Suite("Simulation runs", .computeBound)
 struct SimulationRunTests {
     /// The shipped machine sends resume before the subscribes, so the server replays each
     /// topic as it is subscribed. (It once sent resume after them: a broadcast that reached

@@ -2,10 +2,11 @@ import ExampleClients
 import Foundation
 import LiveConnectionSimulator
 import LiveConnectionWire
+import TestScheduling
 import Testing
 
 /// Replays every wire trace committed to `Traces/clients/` and checks its `expect:` line.
-@Suite("Traces/clients regression")
+@Suite("Traces/clients regression", .computeBound)
 struct ClientTraceRegressionTests {
     static let library = TraceLibrary.package().map {
         TraceLibrary(directory: $0.directory.appendingPathComponent("clients"))

@@ -2,10 +2,11 @@ import ExampleClients
 import Foundation
 import LiveConnectionSimulator
 import LiveConnectionWire
+import TestScheduling
 import Testing
 
 /// The three victims' flaws, found from the wire by a swarm exploration and shrunk.
-@Suite("Victims judged from the wire")
+@Suite("Victims judged from the wire", .computeBound)
 struct VictimFindingsTests {
     /// Each listed flaw: the client, the rule that shows it from the wire, why, and the first
     /// seed that breaks it (`livesim explore --client NAME --seeds 0..1000` in debug, the

@@ -1,4 +1,5 @@
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import Statistics
@@ -6,7 +7,7 @@ import Testing
 /// Fixed seeds make these deterministic; the bounds come from the binomial distribution
 /// of the rejection count, so they would catch a test whose level or power is wrong
 /// rather than merely unlucky: a correct test lands outside them with probability < 10⁻⁴.
-@Suite("False-alarm rate and power over many seeds")
+@Suite("False-alarm rate and power over many seeds", .computeBound)
 struct FalseAlarmAndPowerTests {
     static func uniformSample(_ n: Int, seed: UInt64) -> [Double] {
         var random = Xoshiro256StarStar(seed: seed)

@@ -1,9 +1,10 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// Hostile servers: the network's behaviour, and the manager kept to its policy against them.
-@Suite("Hostile servers")
+@Suite("Hostile servers", .computeBound)
 struct HostileServerTests {
     static let endpoint = Scenario.endpoint(0)
 
