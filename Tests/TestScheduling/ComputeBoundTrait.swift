@@ -21,7 +21,12 @@ public struct ComputeBoundTrait: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withTaskExecutorPreference(ComputeThreads.shared) { try await function() }
+        try await withTaskExecutorPreference(ComputeThreads.shared) {
+            // The preference applies from the task's next enqueue, not at once: without this
+            // yield a synchronous body ran where the scope started, on the pool (seen in CI).
+            await Task.yield()
+            try await function()
+        }
     }
 }
 
