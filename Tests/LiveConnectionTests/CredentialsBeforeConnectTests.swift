@@ -20,7 +20,7 @@ struct CredentialsBeforeConnectTests {
     /// throws on the calls listed in `failing`); returns whether the body finished.
     static func run(
         server: InMemoryServer, calls: Locked<Int>, failing: Set<Int> = [],
-        _ script: @escaping @Sendable (ConnectionManager, inout AsyncStream<ConnectionEvent>.Iterator) async -> Void
+        _ script: @escaping @Sendable (ConnectionManager, inout ConnectionEvents.Iterator) async -> Void
     ) -> Bool {
         let clock = VirtualClock()
         let result = Simulation.run(clock: clock, until: .seconds(120)) {

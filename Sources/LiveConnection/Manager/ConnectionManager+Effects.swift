@@ -82,7 +82,7 @@ extension ConnectionManager {
     }
 
     /// Hands a job to ``run()``'s task group.
-    func spawn(_ job: @escaping Job) { work.yield(job) }
+    func spawn(_ job: @escaping Job) { jobs.post(job) }
 
     // MARK: Callbacks from jobs (each re-enters through the machine)
 

@@ -15,7 +15,9 @@ extension ConnectionManager {
             await connection.close(code: .normal, reason: "stale connection")
             return
         }
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: a connection that lives for days pings thousands of times, and a plain
+        // group would keep every finished ping task until the generation ends.
+        await withDiscardingTaskGroup { group in
             group.addTask { await self.receiveLoop(g, connection) }
             var closed = false
             // A failed write is not reported: the receive loop reports the connection's end
@@ -25,7 +27,7 @@ extension ConnectionManager {
             // that only fails writes misses its pong deadline. Nothing after a failed write
             // is sent or flushed: a flush would report open without the subscriptions.
             var writesFailed = false
-            orders: for await order in handle.orders {
+            orders: while let order = await handle.orders.next() {
                 switch order {
                 case .send(let message, let command):
                     guard !writesFailed else { continue }  // its command is answered at teardown

@@ -33,8 +33,9 @@ public actor ConnectionManager {
     var random: AnyRandomSource
 
     let broadcaster = EventBroadcaster()
-    let work: AsyncStream<Job>.Continuation
-    private var jobs: AsyncStream<Job>?
+    /// Jobs for ``run()`` to start as child tasks of its group.
+    let jobs = Mailbox<Job>()
+    private var hasRun = false
 
     /// Per live generation: its mailbox and the signal that abandons its attempt.
     var generations: [Generation: GenerationHandle] = [:]
@@ -92,7 +93,6 @@ public actor ConnectionManager {
         configuredPingTimeout = configuration.heartbeatTimeout
         self.logic = logic ?? ConnectionMachine(configuration: configuration)
         self.observer = observer
-        (jobs, work) = AsyncStream.makeStream(of: Job.self)
     }
 
     /// Runs the manager's work until the calling task is cancelled.
@@ -100,10 +100,10 @@ public actor ConnectionManager {
     /// Call it exactly once, from a task you own (a task group child, a service
     /// lifecycle's `run`). Cancelling it closes the connection and ends event streams.
     public func run() async {
-        guard let jobs else { preconditionFailure("ConnectionManager.run() called twice") }
-        self.jobs = nil
+        precondition(!hasRun, "ConnectionManager.run() called twice")
+        hasRun = true
         await withDiscardingTaskGroup { group in
-            for await job in jobs {
+            while let job = await jobs.next() {
                 group.addTask { await job() }
             }
             group.cancelAll()
@@ -220,7 +220,7 @@ public actor ConnectionManager {
     // MARK: Observing
 
     /// A stream of events that starts with the current phase; messages are never replayed.
-    public func events() -> AsyncStream<ConnectionEvent> {
+    public func events() -> ConnectionEvents {
         broadcaster.subscribe(startingWith: .phase(logic.phase))
     }
 

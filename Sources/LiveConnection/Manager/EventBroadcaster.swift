@@ -3,56 +3,56 @@ import Synchronization
 /// Fans the manager's events out to every subscriber, in subscription order.
 ///
 /// ```swift
-/// let stream = broadcaster.subscribe(startingWith: .phase(.idle))
+/// let events = broadcaster.subscribe(startingWith: .phase(.idle))
 /// broadcaster.broadcast(.phase(.open))
 /// ```
 ///
-/// Lives outside the actor behind a lock so that a stream's termination handler can
+/// Lives outside the actor behind a lock so that a subscription that goes away can
 /// unsubscribe synchronously (an actor hop would need an unstructured task).
 final class EventBroadcaster: Sendable {
     private struct Subscribers {
         var nextID = 0
         var finished = false
-        var list: [(id: Int, continuation: AsyncStream<ConnectionEvent>.Continuation)] = []
+        var list: [(id: Int, mailbox: Mailbox<ConnectionEvent>)] = []
     }
 
     private let subscribers = Mutex(Subscribers())
 
-    /// A new stream whose first element is `first` (the current phase).
-    func subscribe(startingWith first: ConnectionEvent) -> AsyncStream<ConnectionEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ConnectionEvent.self)
+    /// A new subscriber's events, the first of them `first` (the current phase).
+    func subscribe(startingWith first: ConnectionEvent) -> ConnectionEvents {
+        let mailbox = Mailbox<ConnectionEvent>()
         let id: Int? = subscribers.withLock { subscribers in
             guard !subscribers.finished else { return nil }
             defer { subscribers.nextID += 1 }
-            subscribers.list.append((subscribers.nextID, continuation))
+            subscribers.list.append((subscribers.nextID, mailbox))
             return subscribers.nextID
         }
-        continuation.yield(first)
+        mailbox.post(first)
         guard let id else {
             // The manager stopped running: the phase, then the end.
-            continuation.finish()
-            return stream
+            mailbox.finish()
+            return ConnectionEvents(subscription: EventSubscription(mailbox: mailbox, leave: {}))
         }
-        continuation.onTermination = { [weak self] _ in
+        let subscription = EventSubscription(mailbox: mailbox) { [weak self] in
             self?.subscribers.withLock { $0.list.removeAll { $0.id == id } }
         }
-        return stream
+        return ConnectionEvents(subscription: subscription)
     }
 
     func broadcast(_ event: ConnectionEvent) {
-        let continuations = subscribers.withLock { $0.list.map(\.continuation) }
-        for continuation in continuations { continuation.yield(event) }
+        let mailboxes = subscribers.withLock { $0.list.map(\.mailbox) }
+        for mailbox in mailboxes { mailbox.post(event) }
     }
 
-    /// Ends every stream (the manager stopped running).
+    /// Ends every subscriber's events (the manager stopped running).
     func finish() {
-        let continuations = subscribers.withLock { subscribers in
+        let mailboxes = subscribers.withLock { subscribers in
             defer {
                 subscribers.list = []
                 subscribers.finished = true
             }
-            return subscribers.list.map(\.continuation)
+            return subscribers.list.map(\.mailbox)
         }
-        for continuation in continuations { continuation.finish() }
+        for mailbox in mailboxes { mailbox.finish() }
     }
 }

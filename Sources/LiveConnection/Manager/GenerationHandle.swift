@@ -25,23 +25,20 @@ final class GenerationHandle: Sendable {
     }
 
     let signal = CancellationSignal()
-    let orders: AsyncStream<Order>
-    private let continuation: AsyncStream<Order>.Continuation
+    let orders = Mailbox<Order>()
     private let isOpen = Mutex(false)
 
-    init() {
-        (orders, continuation) = AsyncStream.makeStream(of: Order.self)
-    }
+    init() {}
 
     /// The handshake completed: from now on closing goes through the mailbox.
     func markOpen() { isOpen.withLock { $0 = true } }
 
-    func post(_ order: Order) { continuation.yield(order) }
+    func post(_ order: Order) { orders.post(order) }
 
     func close(code: CloseCode, reason: String) {
         if isOpen.withLock({ $0 }) {
-            continuation.yield(.close(code, reason))
-            continuation.finish()
+            orders.post(.close(code, reason))
+            orders.finish()
         } else {
             abandon()
         }
@@ -49,7 +46,7 @@ final class GenerationHandle: Sendable {
 
     /// Cancels the job outright (an attempt in progress, or the manager shutting down).
     func abandon() {
-        continuation.finish()
+        orders.finish()
         signal.fire()
     }
 }

@@ -12,8 +12,7 @@ extension ConnectionManager {
     ///
     /// Only the public `events()` is used: the app's view, judged against the decisions
     /// the observer saw. Nothing can run on the actor between the two calls.
-    public func events(reportingTo monitor: InvariantMonitor) -> (subscriber: Int, stream: AsyncStream<ConnectionEvent>)
-    {
+    public func events(reportingTo monitor: InvariantMonitor) -> (subscriber: Int, stream: ConnectionEvents) {
         let id = monitor.subscriberJoins()
         return (id, events())
     }

@@ -28,7 +28,7 @@ actor ChatRoom {
     init(clearsOnReconnect: Bool = false) { self.clearsOnReconnect = clearsOnReconnect }
 
     /// Reads the manager's events until the stream ends (the task is cancelled).
-    func follow(_ events: AsyncStream<ConnectionEvent>) async {
+    func follow(_ events: ConnectionEvents) async {
         for await event in events { apply(event) }
     }
 

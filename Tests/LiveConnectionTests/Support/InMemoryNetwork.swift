@@ -144,8 +144,8 @@ final class InMemoryConnection: TransportConnection {
         closed.withLock { $0 = true }
         if case .failure(let error) = ending { self.ending.withLock { $0 = error } }
         inbox.post(ending)
-        inbox.close()
-        stalled.close()
+        inbox.finish()
+        stalled.finish()
     }
 
     func send(_ message: Message) async throws(TransportError) {
@@ -175,7 +175,7 @@ final class InMemoryConnection: TransportConnection {
             return !closed
         }
         if first { server.recordClose(code, reason, from: number) }
-        inbox.close()
-        stalled.close()
+        inbox.finish()
+        stalled.finish()
     }
 }

@@ -31,7 +31,7 @@ struct ManagerHarness: Sendable {
     /// Returns false if the stream ended first.
     @discardableResult
     func waitFor(
-        _ events: inout AsyncStream<ConnectionEvent>.Iterator, _ predicate: (ConnectionEvent) -> Bool
+        _ events: inout ConnectionEvents.Iterator, _ predicate: (ConnectionEvent) -> Bool
     ) async -> Bool {
         while let event = await events.next() {
             recorder.append("\(clock.now) \(event)")
