@@ -8,23 +8,26 @@ import Testing
 struct ComputeBoundTraitTests {
     @Test("a synchronous test body runs on a compute thread, and its expectations are recorded")
     func synchronousBody() {
-        #expect(onComputeThread(), "\(Thread.current)")
+        #expect(onComputeThread(), "\(whereAmI())")
         #expect(Test.current?.name == "synchronousBody()")
     }
 
     @Test("an async test body stays on the compute threads across a suspension")
     func asyncBody() async {
         await Task.yield()
-        #expect(onComputeThread())
+        #expect(onComputeThread(), "\(whereAmI())")
     }
 
     @Test("each argument of a parameterized test runs on a compute thread", arguments: 0..<3)
     func eachCase(_ index: Int) {
-        #expect(onComputeThread(), "case \(index)")
+        #expect(onComputeThread(), "case \(index): \(whereAmI())")
     }
 }
 
-/// Whether the caller runs on one of ``ComputeThreads``' threads (they are named for it).
-private func onComputeThread() -> Bool {
-    Thread.current.name?.hasPrefix("compute-bound ") == true
+/// Whether the caller runs on one of ``ComputeThreads``' threads.
+private func onComputeThread() -> Bool { ComputeThreads.shared.isCurrent }
+
+/// The calling thread, for a failure's message: its name and identity.
+private func whereAmI() -> String {
+    "thread \(Thread.current.name ?? "unnamed") (\(UInt(pthread_self())))"
 }

@@ -8,9 +8,11 @@ public final class ComputeThreads: TaskExecutor, @unchecked Sendable {
     /// The threads every ``ComputeBoundTrait`` test runs on.
     public static let shared = ComputeThreads(count: ProcessInfo.processInfo.activeProcessorCount)
 
-    /// Guards `queue` and wakes a thread when a job arrives.
+    /// Guards `queue` and `threads`, and wakes a thread when a job arrives.
     private let condition = NSCondition()
     private var queue: [UnownedJob] = []
+    /// The threads' identities, each added by its thread before it runs a job.
+    private var threads: Set<UInt> = []
 
     private init(count: Int) {
         for index in 0..<max(1, count) {
@@ -18,9 +20,20 @@ public final class ComputeThreads: TaskExecutor, @unchecked Sendable {
             // At most 15 characters, the kernel's limit: "compute-bound 0".
             Thread { [self] in
                 Thread.current.name = "compute-bound \(index)"
+                condition.lock()
+                threads.insert(UInt(pthread_self()))
+                condition.unlock()
                 work()
             }.start()
         }
+    }
+
+    /// Whether the caller runs on one of these threads (by identity, not by name).
+    public var isCurrent: Bool {
+        let me = UInt(pthread_self())
+        condition.lock()
+        defer { condition.unlock() }
+        return threads.contains(me)
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
