@@ -36,7 +36,8 @@ public struct ConnectionEvents: AsyncSequence, Sendable {
 }
 
 /// A subscriber's mailbox, which leaves the broadcaster's list when the last reference to it
-/// goes (the stream and its iterators dropped) or its reader is cancelled.
+/// goes (the stream and its iterators dropped). A cancelled reader's mailbox stays listed
+/// until then, but drops every event posted to it.
 final class EventSubscription: Sendable {
     let mailbox: Mailbox<ConnectionEvent>
     private let leave: @Sendable () -> Void

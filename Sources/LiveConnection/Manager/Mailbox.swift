@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A first-in, first-out queue that one task reads and any task writes: the manager's queue
-/// of jobs, and each generation's orders.
+/// of jobs, each generation's orders, and each `events()` subscriber's events.
 ///
 /// ```swift
 /// let mailbox = Mailbox<Int>()
