@@ -35,14 +35,15 @@ let package = Package(
         // The command line's argument layer in-process (thousands of hostile vectors) and the
         // built binary as a user runs it.
         .testTarget(
-            name: "LivesimTests", dependencies: ["livesim", "PackageFiles"], exclude: ["Peers"], swiftSettings: strict),
+            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
             swiftSettings: strict),
         // Tests' access to the package's own files (its root, docs, sources): one place that knows where they are.
         .target(name: "PackageFiles", path: "Tests/PackageFiles", swiftSettings: strict),
-        // The `.computeBound` trait: long searches and simulations run on threads of their own,
-        // so they never hold the cooperative pool that the socket tests' deadlines depend on.
+        // The `.computeBound` and `.waitsOnPeers` traits: long searches and simulations run on
+        // threads of their own, and so do tests that block on processes and sockets, so neither
+        // holds the cooperative pool nor waits behind it.
         .target(name: "TestScheduling", path: "Tests/TestScheduling", swiftSettings: strict),
         // The deterministic simulation kernel: virtual clock, seeded executor, driver.
         .target(
@@ -71,7 +72,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTestingTests",
-            dependencies: ["LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection"],
+            dependencies: ["LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
             swiftSettings: strict),
         .executableTarget(
             name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"], path: "Benchmarks/KernelBenchmarks",
@@ -106,7 +107,7 @@ let package = Package(
             name: "WebSocketTransportTests",
             dependencies: [
                 "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveConnectionSimulator",
-                "LiveConnectionTesting",
+                "LiveConnectionTesting", "TestScheduling",
             ],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(

@@ -28,6 +28,6 @@ struct ComputeBoundTraitTests {
 private func onComputeThread() -> Bool { ComputeThreads.shared.isCurrent }
 
 /// The calling thread, for a failure's message: its name and identity.
-private func whereAmI() -> String {
+func whereAmI() -> String {
     "thread \(Thread.current.name ?? "unnamed") (\(UInt(pthread_self())))"
 }

@@ -1,9 +1,10 @@
 import Foundation
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// `livesim explore` as a user runs it: the summary, the exit status, bad arguments.
-@Suite("livesim explore", .timeLimit(.minutes(5)))
+@Suite("livesim explore", .waitsOnPeers, .timeLimit(.minutes(5)))
 struct LivesimExploreCommandTests {
 
     @Test("a clean exploration prints the summary table and exits 0")

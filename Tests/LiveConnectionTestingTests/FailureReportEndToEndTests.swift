@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnectionTesting
+import TestScheduling
 import Testing
 
 /// A test that fails on purpose, for the end-to-end test below to run in a child process.
@@ -21,7 +22,7 @@ struct DeliberateFailureTests {
 
 /// Runs the test binary again, as `swift test` does, and reads what a failing simulation
 /// test prints: the replay line, the attachment, and that the replay line re-runs one seed.
-@Suite("Failure report, end to end", .timeLimit(.minutes(5)))
+@Suite("Failure report, end to end", .waitsOnPeers, .timeLimit(.minutes(5)))
 struct FailureReportEndToEndTests {
     struct Child {
         var status: Int32

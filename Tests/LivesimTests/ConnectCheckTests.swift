@@ -1,11 +1,12 @@
 import Foundation
+import TestScheduling
 import Testing
 
 /// `livesim connect --check` against `livesim serve`, both run as a user runs them, the
 /// server's faults driven through its admin endpoint: the simulator's invariants judging a
 /// real manager on the real clock. A correct manager passes through the faults; a planted
 /// bug (`--variant`, the simulator's broken logic) fails with explore's words and exit 3.
-@Suite("livesim connect --check against livesim serve", .timeLimit(.minutes(3)))
+@Suite("livesim connect --check against livesim serve", .waitsOnPeers, .timeLimit(.minutes(3)))
 struct ConnectCheckTests {
     /// Fast heartbeats so a silent server is found (or missed) within a second or two.
     static let heartbeat = ["--ping-interval", "300ms", "--ping-timeout", "300ms"]

@@ -1,4 +1,5 @@
 import Foundation
+import TestScheduling
 import Testing
 
 @testable import livesim
@@ -7,7 +8,7 @@ import Testing
 /// in-process: none may trap (a trap ends this test process), each ends in help (0), a
 /// usage error (64) with a message under 500 characters, or parsed work.
 /// `LivesimProcessTests` spawns the built binary for a sample of the same vectors.
-@Suite("livesim hostile arguments")
+@Suite("livesim hostile arguments", .waitsOnPeers)
 struct HostileArgumentTests {
     /// Values a hostile or careless user types: extremes, wrong types, empty, huge, control characters.
     static let hostileValues: [String] = [

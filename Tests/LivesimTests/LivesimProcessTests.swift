@@ -1,4 +1,5 @@
 import Foundation
+import TestScheduling
 import Testing
 
 @testable import livesim
@@ -7,7 +8,7 @@ import Testing
 /// on silent peers, signals, exit statuses, files never overwritten, readable file errors.
 /// Without the built binary every test fails with ``LivesimProcess/NotBuilt`` (run `swift
 /// build` first) rather than skipping; each process has its own deadline, the suite a limit.
-@Suite("livesim as a process", .timeLimit(.minutes(10)))
+@Suite("livesim as a process", .waitsOnPeers, .timeLimit(.minutes(10)))
 struct LivesimProcessTests {
     /// A sample of the in-process hostile vectors, spawned: usage errors must exit 64 fast with
     /// a short message; accepted vectors must not die by a signal before the deadline.

@@ -1,13 +1,14 @@
 import Foundation
 import LiveConnection
 import LiveTestServer
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
 
 /// The live test server's admin endpoint, driven over plain HTTP as a test in another
 /// language would, observed by our client.
-@Suite("Live test server admin endpoint", .timeLimit(.minutes(2)))
+@Suite("Live test server admin endpoint", .waitsOnPeers, .timeLimit(.minutes(2)))
 struct AdminEndpointTests {
     /// One HTTP request on a raw socket; returns the status code and the body.
     static func request(_ port: UInt16, _ method: String, _ target: String) async throws -> (Int, String) {

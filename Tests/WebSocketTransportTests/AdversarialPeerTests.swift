@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -22,7 +23,8 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("Transport against the adversarial wsproto server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
+@Suite(
+    "Transport against the adversarial wsproto server", .waitsOnPeers, PeerServer.enabledTrait, .timeLimit(.minutes(2)))
 struct AdversarialPeerTests {
     static let normalEnd: Result<TransportEvent, TransportError> = .success(.closed(code: .normal, reason: ""))
 

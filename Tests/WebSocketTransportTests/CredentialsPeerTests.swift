@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import Synchronization
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -10,7 +11,7 @@ import Testing
 /// request headers (`!headers`): the provider is asked once per attempt, and every handshake
 /// carries a token fetched for it (fresh: never one an earlier handshake carried), across a
 /// reset and a 4001.
-@Suite("Credentials before every connect against a real server", PeerServer.enabledTrait)
+@Suite("Credentials before every connect against a real server", .waitsOnPeers, PeerServer.enabledTrait)
 struct CredentialsPeerTests {
     @Test("every handshake carries a token fetched for it, fresh each time, over a reset and a 4001")
     func freshTokenPerHandshake() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -34,7 +35,7 @@ struct DeflateScenario: Sendable, CustomTestStringConvertible {
     }
 }
 
-@Suite("permessage-deflate against the Python websockets server", PeerServer.enabledTrait)
+@Suite("permessage-deflate against the Python websockets server", .waitsOnPeers, PeerServer.enabledTrait)
 struct DeflatePeerTests {
     @Test("negotiates what both sides asked and echoes every kind of message", arguments: DeflateScenario.all)
     func echo(scenario: DeflateScenario) async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -33,7 +34,8 @@ func within<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () 
     }
 }
 
-@Suite("Transport against the Python websockets server", PeerServer.enabledTrait, .timeLimit(.minutes(2)))
+@Suite(
+    "Transport against the Python websockets server", .waitsOnPeers, PeerServer.enabledTrait, .timeLimit(.minutes(2)))
 struct EchoPeerTests {
     let transport = WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout))
 

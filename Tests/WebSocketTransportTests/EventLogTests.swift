@@ -1,10 +1,11 @@
 import LiveConnection
+import TestScheduling
 import Testing
 
 /// The peer tests' event log: a wait that is never answered must end when its task is
 /// cancelled, or one stuck peer test hangs the whole `swift test` run past every deadline
 /// (as CredentialsPeerTests once did at load 20).
-@Suite("The peer tests' event log", .timeLimit(.minutes(1)))
+@Suite("The peer tests' event log", .waitsOnPeers, .timeLimit(.minutes(1)))
 struct EventLogTests {
     @Test("a wait whose event never comes ends when its task is cancelled, before or after it began")
     func cancelledWaitEnds() async {

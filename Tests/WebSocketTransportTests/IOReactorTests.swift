@@ -1,4 +1,5 @@
 import Foundation
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -9,7 +10,7 @@ import Testing
     import Darwin
 #endif
 
-@Suite("I/O reactor", .timeLimit(.minutes(1)))
+@Suite("I/O reactor", .waitsOnPeers, .timeLimit(.minutes(1)))
 struct IOReactorTests {
     @Test("resumes a reader when its descriptor becomes readable")
     func readable() async throws {

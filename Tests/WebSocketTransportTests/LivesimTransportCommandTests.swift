@@ -1,4 +1,5 @@
 import Foundation
+import TestScheduling
 import Testing
 
 /// The `livesim` commands that reach OpenSSL and the sockets, run as a user runs them.
@@ -6,7 +7,7 @@ import Testing
 /// CI runs the suite in a debug and a release build; in the release run these are the
 /// release-mode smoke test. A use-after-free once made `--ca` fail only in release (the
 /// trust store's PEM was parsed from freed memory), which no debug run could see.
-@Suite("livesim transport commands", PeerServer.enabledTrait, .timeLimit(.minutes(1)))
+@Suite("livesim transport commands", .waitsOnPeers, PeerServer.enabledTrait, .timeLimit(.minutes(1)))
 struct LivesimTransportCommandTests {
     /// Runs `body` against the Python echo server over TLS, its certificate from a fresh test CA.
     private func withTLSEchoServer(
@@ -154,9 +155,15 @@ enum Livesim {
         // Drain both pipes while waiting, so a chatty child cannot block on a full pipe.
         let outData = LockedData()
         let errData = LockedData()
+        // On threads of their own: a read to the end blocks for the child's whole run, and on
+        // Dispatch's global queue it would hold a worker that Swift's tasks share (stop 21's CI).
         let readers = DispatchGroup()
         for (pipe, sink) in [(out, outData), (err, errData)] {
-            DispatchQueue.global().async(group: readers) { sink.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
+            readers.enter()
+            Thread {
+                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                readers.leave()
+            }.start()
         }
         if exited.wait(timeout: deadline) == .timedOut {
             process.terminate()

@@ -1,11 +1,12 @@
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// One scenario source, two worlds: each scenario is written once and must give the same
 /// outcome in virtual time against the simulated server and in real time against
 /// ``LiveTestServer`` over real sockets (docs/serve.md, "Parity").
-@Suite("Parity: the same scenario in the simulator and on real sockets", .timeLimit(.minutes(2)))
+@Suite("Parity: the same scenario in the simulator and on real sockets", .waitsOnPeers, .timeLimit(.minutes(2)))
 struct ParityTests {
     enum World: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case simulated, real

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -9,7 +10,7 @@ import Testing
 /// reason instead of retrying it forever ("invalid url" retried every backoff was the
 /// issue's finding). `livesim connect` refuses such URLs itself, so only the library API
 /// can hand one to the manager.
-@Suite("A URL that can never work stops the manager", .timeLimit(.minutes(1)))
+@Suite("A URL that can never work stops the manager", .waitsOnPeers, .timeLimit(.minutes(1)))
 struct PermanentURLErrorTests {
     @Test(
         "one attempt, then stopped with the transport's reason; no wait, no second attempt",

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -7,7 +8,7 @@ import Testing
 /// What the app learns about a connection from a real server (issue 12 item 1): the
 /// server's close code and reason, typed, in the phases; the subprotocol it chose and its
 /// response headers once open. Against the Python `websockets` echo server.
-@Suite("Close frames and the handshake against a real server", PeerServer.enabledTrait)
+@Suite("Close frames and the handshake against a real server", .waitsOnPeers, PeerServer.enabledTrait)
 struct PhaseDetailPeerTests {
     @Test("the handshake shows the chosen subprotocol and the server's response headers once open")
     func handshakeOnceOpen() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import LiveConnection
 import LiveTestServer
+import TestScheduling
 import Testing
 import WebSocketTransport
 
 /// `manager.ping(timeout:)` through the real transport against ``LiveTestServer`` (what
 /// `livesim serve` runs): each outcome once, from what a real server does on the wire.
-@Suite("App pings against a real server", .timeLimit(.minutes(2)))
+@Suite("App pings against a real server", .waitsOnPeers, .timeLimit(.minutes(2)))
 struct PingPeerTests {
     @Test(
         "not connected before connect; alive from a healthy server; no answer from a frozen one; failed when a reset ends the connection first"

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -31,7 +32,7 @@ struct PythonDeflateScenario: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("permessage-deflate on the server against the Python websockets client", PeerServer.enabledTrait)
+@Suite("permessage-deflate on the server against the Python websockets client", .waitsOnPeers, PeerServer.enabledTrait)
 struct ServerDeflatePeerTests {
     /// What `deflate_client.py echo` prints (snake case in the JSON).
     struct EchoVerdict: Decodable {
@@ -138,7 +139,7 @@ final class LivesimServe: @unchecked Sendable {
     }
 }
 
-@Suite("livesim serve grants permessage-deflate", .timeLimit(.minutes(2)))
+@Suite("livesim serve grants permessage-deflate", .waitsOnPeers, .timeLimit(.minutes(2)))
 struct LivesimServeDeflateTests {
     @Test(
         "by default on the client's terms, on its own with --deflate-params, never with --no-deflate",

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -55,7 +56,7 @@ struct OwnDeflateScenario: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("permessage-deflate on the server (RFC 7692)", .timeLimit(.minutes(3)))
+@Suite("permessage-deflate on the server (RFC 7692)", .waitsOnPeers, .timeLimit(.minutes(3)))
 struct ServerDeflateTests {
     static let deflating = WebSocketServer.Configuration(compression: PerMessageDeflate())
 

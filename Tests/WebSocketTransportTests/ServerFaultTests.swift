@@ -1,11 +1,12 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
 
 /// The test-server controls, observed as a client observes them.
-@Suite("WebSocket server faults", .timeLimit(.minutes(2)))
+@Suite("WebSocket server faults", .waitsOnPeers, .timeLimit(.minutes(2)))
 struct ServerFaultTests {
     static func open(_ server: WebSocketServer, timeout: Duration = peerConnectTimeout) async throws(TransportError)
         -> WebSocketConnection

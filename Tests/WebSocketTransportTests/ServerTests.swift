@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -7,7 +8,7 @@ import Testing
 /// The server against our own client and against hostile raw clients. Each test talks to
 /// real loopback sockets under a time limit; a hostile client must get the RFC's answer
 /// (or a timeout) while another client is served throughout.
-@Suite("WebSocket server", .timeLimit(.minutes(3)))
+@Suite("WebSocket server", .waitsOnPeers, .timeLimit(.minutes(3)))
 struct ServerTests {
     static func url(_ server: WebSocketServer, _ path: String = "/") -> URL {
         URL(string: "ws://127.0.0.1:\(server.port)\(path)")!

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -46,7 +47,8 @@ struct TestCertificates {
 }
 
 @Suite(
-    "Transport over TLS (wss://) against the Python websockets server", PeerServer.enabledTrait, .timeLimit(.minutes(2))
+    "Transport over TLS (wss://) against the Python websockets server", .waitsOnPeers, PeerServer.enabledTrait,
+    .timeLimit(.minutes(2))
 )
 struct TLSPeerTests {
     @Test(

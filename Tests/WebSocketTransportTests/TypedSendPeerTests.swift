@@ -1,12 +1,13 @@
 import Foundation
 import LiveConnection
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
 
 /// `send(data:)` and `send(_ Encodable)` through the manager and the real transport,
 /// against the Python echo server, with and without permessage-deflate.
-@Suite("Typed sends against a real server", PeerServer.enabledTrait)
+@Suite("Typed sends against a real server", .waitsOnPeers, PeerServer.enabledTrait)
 struct TypedSendPeerTests {
     struct Ticket: Codable, Equatable, Sendable {
         var id: Int
@@ -44,7 +45,7 @@ struct TypedSendPeerTests {
 }
 
 /// `disconnect(code:reason:)` through the manager and the real transport: the server's view.
-@Suite("Disconnect with a code against a real server", PeerServer.enabledTrait)
+@Suite("Disconnect with a code against a real server", .waitsOnPeers, PeerServer.enabledTrait)
 struct DisconnectPeerTests {
     @Test("the server's closing handshake carries the app's code and reason")
     func customClose() async throws {

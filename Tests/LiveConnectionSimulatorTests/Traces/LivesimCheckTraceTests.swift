@@ -1,10 +1,11 @@
 import Foundation
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// `livesim check` on a planted bug, as a user runs it: the counterexample lands in a
 /// trace file that `livesim replay` reproduces.
-@Suite("livesim check writes replayable traces", .timeLimit(.minutes(5)))
+@Suite("livesim check writes replayable traces", .waitsOnPeers, .timeLimit(.minutes(5)))
 struct LivesimCheckTraceTests {
 
     @Test("a violation exits 1, writes the trace and says what the shell did; replay reproduces it")

@@ -1,10 +1,11 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// `livesim replay` and `livesim shrink` as a user runs them.
-@Suite("livesim replay and shrink", .timeLimit(.minutes(5)))
+@Suite("livesim replay and shrink", .waitsOnPeers, .timeLimit(.minutes(5)))
 struct LivesimReplayCommandTests {
 
     @Test("replaying a committed trace reproduces its expectation and exits 0")

@@ -1,10 +1,11 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 /// The trace commands of the built `livesim`, run as a user runs them: output and exit status.
-@Suite("livesim trace commands", .timeLimit(.minutes(5)))
+@Suite("livesim trace commands", .waitsOnPeers, .timeLimit(.minutes(5)))
 struct LivesimTraceCommandTests {
     /// `livesim` next to the test bundle (both are products of the same build).
     static let executable: URL? = {
