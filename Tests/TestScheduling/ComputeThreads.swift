@@ -5,7 +5,7 @@ import Foundation
 /// Jobs wait in one first-in, first-out queue and the next free thread runs the oldest. The
 /// threads live as long as the test process: tests enqueue onto ``shared`` until it exits.
 public final class ComputeThreads: TaskExecutor, @unchecked Sendable {
-    /// The threads every ``ComputeBoundTrait`` test runs on.
+    /// The threads every `.computeBound` test runs on.
     public static let shared = ComputeThreads(count: ProcessInfo.processInfo.activeProcessorCount)
 
     /// Guards `queue` and `threads`, and wakes a thread when a job arrives.

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Threads that finish a job wait for the next one; they live as long as the test process.
 public final class PeerThreads: TaskExecutor, @unchecked Sendable {
-    /// The threads every ``WaitsOnPeersTrait`` test runs on.
+    /// The threads every `.waitsOnPeers` test runs on.
     public static let shared = PeerThreads()
 
     /// Guards the fields below, and wakes a waiting thread when a job arrives.
