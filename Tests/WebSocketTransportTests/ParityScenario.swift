@@ -67,10 +67,16 @@ struct ParityScenario: Sendable, CustomTestStringConvertible {
         return configuration
     }()
 
+    /// A heartbeat of 500 ms + 500 ms, and a first retry no sooner than 1 s after the miss
+    /// (equal jitter: U(1 s, 2 s)). The heartbeat scenarios change the server between the miss
+    /// and the reconnect (thaw it, lift its idle timeout); with full jitter's U(0, 100 ms) the
+    /// reconnect could beat that step on a loaded machine (CI under AddressSanitizer saw it
+    /// open a second frozen, or idle-timed, connection and miss a second heartbeat).
     static let heartbeatConfiguration: ConnectionConfiguration = {
         var configuration = ParityScenario.configuration
         configuration.heartbeatInterval = .milliseconds(500)
         configuration.heartbeatTimeout = .milliseconds(500)
+        configuration.backoff = .equalJitter(base: .seconds(2), cap: .seconds(2))
         return configuration
     }()
 }

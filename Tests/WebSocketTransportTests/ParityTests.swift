@@ -60,10 +60,10 @@ struct ParityTests {
             configuration: ParityScenario.heartbeatConfiguration,
             steps: [
                 .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open),
-                .act(.setIdleTimeout(.milliseconds(300))), .await(.waiting),
-                // The reconnect follows at once (a few ms of backoff): it is awaited before the
-                // lift, since an act skips what happened before it (release saw the race).
-                .await(.open), .act(.setIdleTimeout(nil)),
+                // The lift comes between the miss and the reconnect, which waits at least 1 s
+                // (heartbeatConfiguration): the new connection never sees the idle timeout.
+                .act(.setIdleTimeout(.milliseconds(300))), .await(.waiting), .act(.setIdleTimeout(nil)),
+                .await(.open),
                 .act(.broadcast(topic: "loans", text: "awake")), .await(.message(sequence: 1)),
             ],
             expected: ParityOutcome(
