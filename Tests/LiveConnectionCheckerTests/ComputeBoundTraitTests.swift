@@ -24,8 +24,8 @@ struct ComputeBoundTraitTests {
     }
 }
 
-/// Whether the caller runs on one of ``ComputeThreads``' threads.
-private func onComputeThread() -> Bool { ComputeThreads.shared.isCurrent }
+/// Whether the caller runs on one of ``OwnThreads/compute``' threads.
+private func onComputeThread() -> Bool { OwnThreads.compute.isCurrent }
 
 /// The calling thread, for a failure's message: its name and identity.
 func whereAmI() -> String {

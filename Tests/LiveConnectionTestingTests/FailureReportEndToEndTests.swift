@@ -37,13 +37,8 @@ struct FailureReportEndToEndTests {
         environment["LIVESIM_DEMONSTRATE_FAILURE"] = "1"
         environment["LIVESIM_SEED"] = seed
         process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Child(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let run = try process.runCapturing(within: .seconds(300), mergingStandardError: true)
+        return Child(status: run.exit.status, output: String(decoding: run.standardOutput, as: UTF8.self))
     }
 
     @Test(

@@ -1,4 +1,5 @@
 import Foundation
+import TestScheduling
 
 /// The built `livesim`, run as a user runs it: in a fresh directory, with a deadline after
 /// which it is terminated (so no test waits forever on it), output captured from files (no
@@ -71,23 +72,10 @@ struct LivesimProcess {
 
     /// Waits for the exit, terminating the process (SIGTERM, then SIGKILL) after `seconds`.
     func finish(within seconds: Double) -> Output {
-        let end = Date().addingTimeInterval(seconds)
-        var timedOut = false
-        while process.isRunning {
-            if Date() >= end {
-                timedOut = true
-                process.terminate()
-                let grace = Date().addingTimeInterval(5)
-                while process.isRunning && Date() < grace { usleep(10_000) }
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                break
-            }
-            usleep(5_000)
-        }
-        process.waitUntilExit()
+        let exit = process.waitForExit(within: .milliseconds(Int(seconds * 1000)))
         return Output(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            timedOut: timedOut, standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            status: exit.status, signalled: exit.signalled, timedOut: exit.timedOut,
+            standardOutput: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 
@@ -147,6 +135,6 @@ final class WebSocketPeer {
 
     deinit {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        _ = process.waitForExit(within: .seconds(30))
     }
 }

@@ -1,7 +1,7 @@
 public import Testing
 
 /// Runs each case of a test (or of every test in a suite) on threads outside the cooperative
-/// pool: ``computeBound`` on ``ComputeThreads``, ``waitsOnPeers`` on ``PeerThreads``.
+/// pool: ``computeBound`` on ``OwnThreads/compute``, ``waitsOnPeers`` on ``OwnThreads/peers``.
 ///
 /// Swift Testing runs tests on the cooperative pool, one thread per core, and on Linux
 /// Dispatch's global queue shares those threads. Two kinds of test break that pool for
@@ -14,7 +14,7 @@ public import Testing
 ///   every socket suite stalled for over a minute.
 ///
 /// The operating system time-slices these threads with the pool's, so the tests left on the
-/// pool, and those on ``PeerThreads`` whose deadlines are real, keep making progress. The
+/// pool, and those on ``OwnThreads/peers`` whose deadlines are real, keep making progress. The
 /// body stays in the test's own task, so `#expect`, `Test.current` and task-locals work as
 /// anywhere else.
 public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
@@ -38,10 +38,10 @@ public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == OwnThreadsTrait {
     /// This test computes for a long time and never waits on a peer (an exhaustive search,
-    /// thousands of simulated runs): run it on ``ComputeThreads``, one per core.
-    public static var computeBound: Self { Self(executor: ComputeThreads.shared) }
+    /// thousands of simulated runs): run it on ``OwnThreads/compute``, one per core.
+    public static var computeBound: Self { Self(executor: OwnThreads.compute) }
 
-    /// This test waits on processes or real sockets: run it on ``PeerThreads``, where a
+    /// This test waits on processes or real sockets: run it on ``OwnThreads/peers``, where a
     /// blocked thread stalls nobody and nobody's queue delays its deadlines.
-    public static var waitsOnPeers: Self { Self(executor: PeerThreads.shared) }
+    public static var waitsOnPeers: Self { Self(executor: OwnThreads.peers) }
 }

@@ -144,44 +144,10 @@ enum Livesim {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let deadline = DispatchTime.now() + .seconds(30)
-        // Drain both pipes while waiting, so a chatty child cannot block on a full pipe.
-        let outData = LockedData()
-        let errData = LockedData()
-        // On threads of their own: a read to the end blocks for the child's whole run, and on
-        // Dispatch's global queue it would hold a worker that Swift's tasks share (stop 21's CI).
-        let readers = DispatchGroup()
-        for (pipe, sink) in [(out, outData), (err, errData)] {
-            readers.enter()
-            Thread {
-                sink.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                readers.leave()
-            }.start()
-        }
-        if exited.wait(timeout: deadline) == .timedOut {
-            process.terminate()
-            process.waitUntilExit()
-            throw TimedOut(arguments: arguments)
-        }
-        process.waitUntilExit()
-        readers.wait()
+        let run = try process.runCapturing(within: .seconds(30))
+        guard !run.exit.timedOut else { throw TimedOut(arguments: arguments) }
         return Output(
-            status: process.terminationStatus, standardOutput: String(decoding: outData.get(), as: UTF8.self),
-            standardError: String(decoding: errData.get(), as: UTF8.self))
+            status: run.exit.status, standardOutput: String(decoding: run.standardOutput, as: UTF8.self),
+            standardError: String(decoding: run.standardError, as: UTF8.self))
     }
-}
-
-/// A `Data` handed from a reader thread to the waiting one.
-private final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.withLock { data = value } }
-    func get() -> Data { lock.withLock { data } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestScheduling
 
 /// A Python test client (`Peers/*.py`) run to completion against one of our servers: the
 /// last line of its output is its verdict, a non-zero exit its complaint.
@@ -25,22 +26,11 @@ enum PeerClient {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", PeerServer.peersDirectory.appendingPathComponent(script).path] + arguments
         process.currentDirectoryURL = PeerServer.peersDirectory
-        // One pipe for both streams, read to its end before waiting: a full pipe would block the script.
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let killer = DispatchWorkItem { [pid = process.processIdentifier] in kill(pid, SIGKILL) }
-        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) * 1e-18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        killer.cancel()
-        guard process.terminationStatus == 0, process.terminationReason == .exit else {
-            let how =
-                process.terminationReason == .uncaughtSignal
-                ? "was killed at the \(deadline) deadline" : "exited \(process.terminationStatus)"
+        let run = try process.runCapturing(within: deadline, grace: .zero, mergingStandardError: true)
+        let text = String(decoding: run.standardOutput, as: UTF8.self)
+        guard run.exit.succeeded else {
+            let how = run.exit.timedOut ? "was killed at the \(deadline) deadline" : "\(run.exit)"
             throw Failed(description: "\(script) \(how): \(text)")
         }
         return text.split(separator: "\n").last.map(String.init) ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import TestScheduling
 import Testing
 
 /// A Python test peer (`Peers/*.py`) running on loopback with a free port.
@@ -21,8 +22,7 @@ final class PeerServer: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        return process.waitForExit(within: .seconds(60)).succeeded
     }()
 
     /// In CI (env `CI` set) the peer tests run and fail if Python packages are missing;
@@ -72,13 +72,18 @@ final class PeerServer: @unchecked Sendable {
 
     func signal(_ signal: Int32) { kill(processIdentifier, signal) }
 
+    /// Kills the server and waits for the kernel to say it is gone (``ChildExit``).
     func stop() {
         kill(processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = process.waitForExit(within: .seconds(30), grace: .zero)
+        stopped.set(true)
     }
 
+    /// Set once ``stop()`` has reaped the process, whose number the kernel may then reuse.
+    private let stopped = Locked(false)
+
     deinit {
-        if process.isRunning { kill(processIdentifier, SIGKILL) }
+        if !stopped.value { kill(processIdentifier, SIGKILL) }
     }
 
     enum PeerError: Error, CustomStringConvertible {

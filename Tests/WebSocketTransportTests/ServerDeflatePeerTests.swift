@@ -120,8 +120,7 @@ final class LivesimServe: @unchecked Sendable {
             guard let line = text.split(separator: "\n").first, line.hasPrefix("listening on ws://127.0.0.1:"),
                 let port = Int(line.split(separator: ":").last ?? "")
             else {
-                process.terminate()
-                process.waitUntilExit()
+                _ = process.waitForExit(within: .zero)
                 throw NotListening(description: "livesim serve \(arguments) printed: \(text)")
             }
             return LivesimServe(port: port, process: process)
@@ -134,8 +133,7 @@ final class LivesimServe: @unchecked Sendable {
     }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        _ = process.waitForExit(within: .zero)
     }
 }
 

@@ -38,8 +38,7 @@ struct TestCertificates {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw PeerServer.PeerError.certificates }
+        guard process.waitForExit(within: .seconds(60)).succeeded else { throw PeerServer.PeerError.certificates }
         return TestCertificates(directory: directory)
     }
 

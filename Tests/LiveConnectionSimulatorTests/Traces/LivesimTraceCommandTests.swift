@@ -33,17 +33,10 @@ struct LivesimTraceCommandTests {
         guard let executable = Self.executable else { throw NotBuilt() }
         process.executableURL = executable
         process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let run = try process.runCapturing(within: .seconds(120))
         return Output(
-            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
-            standardError: String(decoding: errData, as: UTF8.self))
+            status: run.exit.status, standardOutput: String(decoding: run.standardOutput, as: UTF8.self),
+            standardError: String(decoding: run.standardError, as: UTF8.self))
     }
 
     /// Writes `text` to a fresh temporary file and returns its path.
