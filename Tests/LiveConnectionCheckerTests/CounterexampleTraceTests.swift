@@ -49,18 +49,9 @@ struct CounterexampleTraceTests {
         Case(variant: "forgets-resume", simulator: .pass),
     ]
 
-    static func written(_ name: String) throws -> CounterexampleTrace {
-        let model = try ConnectionModel(variant: try #require(LogicVariant.named(name)))
-        var options = CheckOptions()
-        options.checkEventually = false
-        let violation = try #require(model.check(options).violation)
-        return model.trace(of: violation)
-    }
-
     @Test("the shell lives the counterexample and the simulator sees the bug", arguments: cases)
     func reproduces(_ testCase: Case) throws {
-        var written = try Self.written(testCase.variant)
-        let replay = try written.settle()
+        let (written, replay) = try SettledCounterexamples.settled(testCase.variant)
         #expect(replay.expectation == testCase.simulator, "\(replay.summary)")
         #expect(replay.followed == testCase.followed, "\(replay.summary)")
         #expect(written.trace.expectation == testCase.simulator)
@@ -71,8 +62,7 @@ struct CounterexampleTraceTests {
 
     @Test("the written file parses and replays to its expect line, from the text alone", arguments: cases)
     func fileReplays(_ testCase: Case) throws {
-        var written = try Self.written(testCase.variant)
-        _ = try written.settle()
+        let written = try SettledCounterexamples.settled(testCase.variant).written
         let parsed = try Trace(parsing: written.trace.encode())
         #expect(parsed == written.trace)
         let expectation = try #require(parsed.expectation)
@@ -82,8 +72,8 @@ struct CounterexampleTraceTests {
 
     @Test("realizing and settling a counterexample is deterministic, byte for byte")
     func deterministic() throws {
-        var first = try Self.written("double-reconnect")
-        var second = try Self.written("double-reconnect")
+        var first = try SettledCounterexamples.written("double-reconnect")
+        var second = try SettledCounterexamples.written("double-reconnect")
         _ = try first.settle()
         _ = try second.settle()
         #expect(first.trace.encode() == second.trace.encode())
@@ -96,7 +86,7 @@ struct CounterexampleTraceTests {
     @Test("the manager draws the counterexample's delays: its boundary words lead the random source")
     func drawsAreTheCounterexamples() throws {
         // connect, handshake 503 [lowest], retry, opened, flushed, close 1000 [highest].
-        let written = try Self.written("never-resets-backoff")
+        let written = try SettledCounterexamples.settled("never-resets-backoff").written
         #expect(
             written.trace.scenario.managerWords == [BoundaryRandom.Draw.lowest.word, BoundaryRandom.Draw.highest.word])
         let lines = written.trace.encode().split(separator: "\n")
@@ -107,7 +97,7 @@ struct CounterexampleTraceTests {
     @Test("a step the model takes before the handshake answers is placed between request and answer")
     func intentBeforeHandshake() throws {
         // connect, subscribe (while connecting), opened, flushed.
-        let written = try Self.written("skips-resubscribe")
+        let written = try SettledCounterexamples.settled("skips-resubscribe").written
         let schedule = written.trace.scenario.schedule.map(\.traceLine)
         let subscribe = try #require(schedule.firstIndex(of: "0ms subscribe alpha"))
         let release = try #require(schedule.firstIndex(of: "2ms hang-handshakes off"))
@@ -131,8 +121,7 @@ struct CounterexampleTraceTests {
         for file in committed {
             let text = try String(contentsOf: file, encoding: .utf8)
             let trace = try Trace(parsing: text)
-            var written = try Self.written(try #require(trace.variant))
-            _ = try written.settle()
+            let written = try SettledCounterexamples.settled(try #require(trace.variant)).written
             #expect(written.fileName == file.lastPathComponent)
             if trace.observedBuild == .current {
                 #expect(

@@ -43,7 +43,8 @@ struct VictimFindingsTests {
     /// by searching, not by being told where, and shrinks it; a debug build (CI's first run,
     /// ten times slower: searching and shrinking cost more than 9 CPU minutes there) runs the
     /// finding's own seed and leaves the shrunk form to its committed trace (replayed by
-    /// `ClientTraceRegressionTests`), unless `LIVESIM_WIRE_FULL=1` asks for all of it.
+    /// `ClientTraceRegressionTests`), unless `LIVESIM_TEST_SCALE=full` asks for all of it
+    /// (``TestScale``).
     static func seeds(for finding: (client: String, rule: Rule, flaw: String, seed: UInt64, duration: Duration))
         -> Range<UInt64>
     {
@@ -52,13 +53,7 @@ struct VictimFindingsTests {
             : finding.seed..<(finding.seed + 1)
     }
 
-    static var searchesFromZero: Bool {
-        #if DEBUG
-            ProcessInfo.processInfo.environment["LIVESIM_WIRE_FULL"] == "1"
-        #else
-            true
-        #endif
-    }
+    static var searchesFromZero: Bool { TestScale.isFull }
 
     /// One exploration per victim and seed range (the findings that share a range share it).
     static let summaries: [String: WireExplorationSummary] = {
