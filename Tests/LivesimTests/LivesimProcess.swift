@@ -20,7 +20,7 @@ struct LivesimProcess {
 
     struct Output {
         var status: Int32
-        /// The signal that ended it, if one did (terminationStatus then holds its number).
+        /// True when a signal ended it (`status` then holds its number).
         var signalled: Bool
         /// True when the deadline passed and the test terminated it.
         var timedOut: Bool
