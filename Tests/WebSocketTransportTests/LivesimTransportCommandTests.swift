@@ -54,16 +54,17 @@ struct LivesimTransportCommandTests {
         let run = try await withTLSEchoServer { certificates, server in
             try await Livesim.run([
                 // Long enough for a TLS handshake under AddressSanitizer on a loaded machine
-                // (2 s was not: CI saw the duration end while still connecting).
-                "connect", "wss://127.0.0.1:\(server.port)/", "--ca", certificates.path("ca.pem"), "--duration", "6",
-                "--ping-interval", "1", "--ping-timeout", "2",
+                // (neither 2 s nor 6 s was: CI saw the duration end while still connecting),
+                // and a pong deadline a loaded machine keeps.
+                "connect", "wss://127.0.0.1:\(server.port)/", "--ca", certificates.path("ca.pem"), "--duration", "12",
+                "--ping-interval", "1", "--ping-timeout", "4",
             ])
         }
         #expect(run.status == 0, "\(run)")
         let phases = run.standardOutput.split(separator: "\n").map { $0.dropFirst(9) }
         #expect(phases.first == "phase idle", "\(run)")
         #expect(phases.contains { $0.hasPrefix("phase open") }, "\(run)")
-        // Pings every second with a 2 s deadline: a missed pong would show as waiting.
+        // Pings every second with a 4 s deadline: a missed pong would show as waiting.
         #expect(!phases.contains { $0.hasPrefix("phase waiting") }, "\(run)")
     }
 

@@ -56,8 +56,8 @@ struct ParityScenario: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// Seed 000's test values where the heartbeat is the subject (P = T = 0.5 s); a quiet
-    /// heartbeat otherwise, so a loaded machine's late pong is not a story of its own.
+    /// A quiet heartbeat where it is not the subject (``heartbeatConfiguration`` where it is),
+    /// so a loaded machine's late pong is not a story of its own.
     static let configuration: ConnectionConfiguration = {
         var configuration = ConnectionConfiguration()
         configuration.heartbeatInterval = .seconds(30)
@@ -67,15 +67,17 @@ struct ParityScenario: Sendable, CustomTestStringConvertible {
         return configuration
     }()
 
-    /// A heartbeat of 500 ms + 500 ms, and a first retry no sooner than 1 s after the miss
-    /// (equal jitter: U(1 s, 2 s)). The heartbeat scenarios change the server between the miss
-    /// and the reconnect (thaw it, lift its idle timeout); with full jitter's U(0, 100 ms) the
-    /// reconnect could beat that step on a loaded machine (CI under AddressSanitizer saw it
-    /// open a second frozen, or idle-timed, connection and miss a second heartbeat).
+    /// A ping every 500 ms with 2 s for its pong, and a first retry no sooner than 1 s after
+    /// the miss (equal jitter: U(1 s, 2 s)). The heartbeat scenarios change the server between
+    /// the miss and the reconnect (thaw it, lift its idle timeout); with full jitter's
+    /// U(0, 100 ms) the reconnect could beat that step on a loaded machine (CI under
+    /// AddressSanitizer saw it open a second frozen, or idle-timed, connection and miss a
+    /// second heartbeat). The pong's 2 s is for the same machine: with 500 ms, a live
+    /// connection's pong came late under AddressSanitizer and counted as a second miss.
     static let heartbeatConfiguration: ConnectionConfiguration = {
         var configuration = ParityScenario.configuration
         configuration.heartbeatInterval = .milliseconds(500)
-        configuration.heartbeatTimeout = .milliseconds(500)
+        configuration.heartbeatTimeout = .seconds(2)
         configuration.backoff = .equalJitter(base: .seconds(2), cap: .seconds(2))
         return configuration
     }()
