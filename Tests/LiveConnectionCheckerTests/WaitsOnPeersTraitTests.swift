@@ -57,7 +57,7 @@ struct ChildExitTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
-        try process.run()
+        try process.runGated()
         return process
     }
 

@@ -47,7 +47,7 @@ struct LivesimProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
+        try process.runGated()
     }
 
     static func freshDirectory() throws -> URL {
@@ -104,7 +104,7 @@ final class WebSocketPeer {
         process.arguments = ["python3", script.path, mode]
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try process.runGated()
         port = 0
         guard let line = readLine(), line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
             throw NoPort()

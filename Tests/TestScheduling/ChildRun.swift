@@ -27,7 +27,7 @@ extension Process {
         let error = mergingStandardError ? output : Pipe()
         standardOutput = output
         standardError = error
-        try run()
+        try runGated()
         let pipes = mergingStandardError ? [output] : [output, error]
         let sinks = pipes.map { _ in Sink() }
         let readers = DispatchGroup()

@@ -21,7 +21,7 @@ final class PeerServer: @unchecked Sendable {
         process.arguments = ["python3", "-c", "import websockets, wsproto"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
+        do { try process.runGated() } catch { return false }
         return process.waitForExit(within: .seconds(60)).succeeded
     }()
 
@@ -56,7 +56,7 @@ final class PeerServer: @unchecked Sendable {
         let input = Pipe()
         process.standardOutput = output
         process.standardInput = input
-        try process.run()
+        try process.runGated()
         let text = output.firstLine()
         guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "), let port = Int(line.dropFirst(5))
         else {

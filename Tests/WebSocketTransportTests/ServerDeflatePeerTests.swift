@@ -115,7 +115,7 @@ final class LivesimServe: @unchecked Sendable {
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output
-            try process.run()
+            try process.runGated()
             let text = output.firstLine()
             guard let line = text.split(separator: "\n").first, line.hasPrefix("listening on ws://127.0.0.1:"),
                 let port = Int(line.split(separator: ":").last ?? "")

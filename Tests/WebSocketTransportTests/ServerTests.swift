@@ -123,6 +123,11 @@ struct ServerTests {
     @Test("a thousand idle connections fill the server: the next gets 503 at once; when they go, so does the load")
     func idleFlood() async throws {
         let configuration = WebSocketServer.Configuration(handshakeTimeout: .seconds(120), maxConnections: 1000)
+        // Two thousand descriptors: no child process may start meanwhile (DescriptorGate).
+        try await DescriptorGate.holdingManyDescriptors { try await self.flood(configuration) }
+    }
+
+    private func flood(_ configuration: WebSocketServer.Configuration) async throws {
         try await ServerHarness.with(configuration, limit: .seconds(110)) { server in
             var idle: [RawClient] = []
             for _ in 0..<1000 { idle.append(try await RawClient.connect(server)) }

@@ -37,7 +37,7 @@ struct TestCertificates {
         process.currentDirectoryURL = directory
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runGated()
         guard process.waitForExit(within: .seconds(60)).succeeded else { throw PeerServer.PeerError.certificates }
         return TestCertificates(directory: directory)
     }
