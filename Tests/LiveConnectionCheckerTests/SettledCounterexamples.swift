@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 @testable import LiveConnectionChecker
@@ -40,13 +41,7 @@ enum SettledCounterexamples {
         return (written, replay)
     }
 
-    private static let violations = Locked<[String: PropertyViolation<ConnectionModel>?]>()
-    private static let settledTraces = Locked<[String: (written: CounterexampleTrace, replay: CounterexampleReplay)]>()
-
-    /// A dictionary behind a lock that ThreadSanitizer sees (`NSLock` is a pthread mutex).
-    private final class Locked<Entries: Sendable & ExpressibleByDictionaryLiteral>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: Entries = [:]
-        func withLock<Result>(_ body: (inout Entries) -> Result) -> Result { lock.withLock { body(&entries) } }
-    }
+    private static let violations = Locked<[String: PropertyViolation<ConnectionModel>?]>([:])
+    private static let settledTraces = Locked<[String: (written: CounterexampleTrace, replay: CounterexampleReplay)]>(
+        [:])
 }

@@ -29,27 +29,21 @@ extension Process {
         standardError = error
         try runGated()
         let pipes = mergingStandardError ? [output] : [output, error]
-        let sinks = pipes.map { _ in Sink() }
+        let sinks = pipes.map { _ in Locked(Data()) }
         let readers = DispatchGroup()
         for (pipe, sink) in zip(pipes, sinks) {
             readers.enter()
             Thread {
-                while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty { sink.append(chunk) }
+                while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+                    sink.withLock { $0.append(chunk) }
+                }
                 readers.leave()
             }.start()
         }
         let exit = waitForExit(within: timeout, grace: grace)
         let drained = readers.wait(timeout: .now() + .seconds(10)) == .success
         return ChildRun(
-            exit: exit, standardOutput: sinks[0].data, standardError: mergingStandardError ? Data() : sinks[1].data,
+            exit: exit, standardOutput: sinks[0].value, standardError: mergingStandardError ? Data() : sinks[1].value,
             drained: drained)
     }
-}
-
-/// Bytes handed from a reader thread to the waiting one.
-private final class Sink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var bytes = Data()
-    func append(_ chunk: Data) { lock.withLock { bytes.append(chunk) } }
-    var data: Data { lock.withLock { bytes } }
 }

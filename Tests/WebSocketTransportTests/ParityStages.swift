@@ -3,6 +3,7 @@ import LiveConnection
 import LiveConnectionSimulator
 import LiveConnectionTesting
 import LiveTestServer
+import TestScheduling
 import WebSocketTransport
 
 /// Virtual time: the simulated network and server, the manager on the simulator's executor.

@@ -3,6 +3,7 @@ import LiveConnection
 import LiveConnectionSimulator
 import LiveTestServer
 import Synchronization
+import TestScheduling
 import Testing
 
 @testable import WebSocketTransport
@@ -177,14 +178,4 @@ enum RealManager {
     ) async throws -> EventLog {
         try await withManager(quietHeartbeat: quietHeartbeat, transport: transport, body)
     }
-}
-
-/// A value shared between a test's tasks.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func set(_ value: Value) { lock.withLock { stored = value } }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result { lock.withLock { body(&stored) } }
 }
