@@ -123,17 +123,22 @@ struct EchoPeerTests {
     func concurrentPings() async throws {
         let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
-        let (pongs, echoed) = try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
-            group.addTask { try await connection.receive() }
-            let pongs = try await withThrowingTaskGroup(of: Void.self) { pings in
-                for _ in 0..<20 { pings.addTask { try await connection.ping() } }
-                var answered = 0
-                for try await _ in pings { answered += 1 }
-                return answered
+        // A deadline of its own: a ping never sent (a lost wake-up in the write lock) once
+        // hung this test for the suite's whole time limit.
+        let outcome = await within(.seconds(30)) {
+            try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
+                group.addTask { try await connection.receive() }
+                let pongs = try await withThrowingTaskGroup(of: Void.self) { pings in
+                    for _ in 0..<20 { pings.addTask { try await connection.ping() } }
+                    var answered = 0
+                    for try await _ in pings { answered += 1 }
+                    return answered
+                }
+                try await connection.send(.text("stop"))
+                return (pongs, try await group.next() ?? nil)
             }
-            try await connection.send(.text("stop"))
-            return (pongs, try await group.next() ?? nil)
         }
+        let (pongs, echoed) = try #require(outcome, "20 pings and an echo within 30 s")
         #expect(pongs == 20, "every ping completes on its own pong")
         #expect(echoed == .message(.text("stop")))
         await connection.close(code: .normal, reason: "")

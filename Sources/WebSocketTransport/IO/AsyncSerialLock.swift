@@ -49,13 +49,19 @@ final class AsyncSerialLock: Sendable {
         guard let id else { return }
         let granted = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let cancelled = state.withLock { state in
+                let granted: Bool? = state.withLock { state in
                     state.registering.remove(id)
-                    if state.cancelledEarly.remove(id) != nil { return true }
+                    if state.cancelledEarly.remove(id) != nil { return false }
+                    // Released since we looked, with nobody queued to hand it to: ours now.
+                    // Queueing here instead would wait for a release that never comes.
+                    if !state.locked {
+                        state.locked = true
+                        return true
+                    }
                     state.waiters.append((id, continuation))
-                    return false
+                    return nil
                 }
-                if cancelled { continuation.resume(returning: false) }
+                if let granted { continuation.resume(returning: granted) }
             }
         } onCancel: {
             let waiter = state.withLock { state in
@@ -69,6 +75,9 @@ final class AsyncSerialLock: Sendable {
         }
         if !granted { throw .cancelled }
     }
+
+    /// How many tasks are queued for the lock (tests wait on it to know the queue's order).
+    var queued: Int { state.withLock { $0.waiters.count } }
 
     /// Hands the lock to the longest waiter, or frees it.
     func release() {
