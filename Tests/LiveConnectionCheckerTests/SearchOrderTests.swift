@@ -16,6 +16,8 @@ struct SearchOrderTests {
     struct Reference {
         var distinct = 0
         var generated = 0
+        /// The level of the deepest state stored (the initial state's is 0).
+        var depth = 0
         var violation: (property: String, actions: [ConnectionAction], final: ConnectionModel.State)?
     }
 
@@ -27,6 +29,7 @@ struct SearchOrderTests {
         var memo = model.makeMemo()
         let initial = model.initialStates[0]
         var queue = [initial]
+        var levels = [0]
         var seen: Set<ConnectionModel.State> = [initial]
         var parent: [ConnectionModel.State: (ConnectionModel.State, ConnectionAction)] = [:]
         var result = Reference()
@@ -49,10 +52,12 @@ struct SearchOrderTests {
                 if next != state, seen.insert(next).inserted {
                     parent[next] = (state, action())
                     queue.append(next)
+                    levels.append(levels[head - 1] + 1)
                 }
             }
         }
         result.distinct = seen.count
+        result.depth = levels.last ?? 0
         return result
     }
 
@@ -132,7 +137,9 @@ struct SearchOrderTests {
         #expect(compared > 10_000, "the filters let enough through to compare: \(compared)")
     }
 
-    @Test("the same distinct and generated counts as a Set-based search, for 1, 2 and 3 threads", arguments: [1, 2, 3])
+    @Test(
+        "the same distinct and generated counts and depth as a Set-based search, for 1, 2 and 3 threads",
+        arguments: [1, 2, 3])
     func sameSpace(threads: Int) throws {
         let model = try ConnectionModel(bounds: Self.spaceWorld)
         let expected = try #require(Self.space)
@@ -143,7 +150,17 @@ struct SearchOrderTests {
         #expect(result.passed)
         #expect(result.statistics.distinctStates == expected.distinct)
         #expect(result.statistics.statesGenerated == expected.generated)
+        #expect(result.statistics.depthReached == expected.depth)
         #expect(expected.distinct > 50_000, "big enough for parallel levels and merges: \(expected.distinct)")
+    }
+
+    @Test("depth-first search with fingerprints visits as many states as breadth-first")
+    func depthFirstCoversTheSpace() throws {
+        var options = CheckOptions()
+        options.strategy = .depthFirst
+        let result = try ConnectionModel(bounds: Self.spaceWorld).check(options)
+        #expect(result.passed)
+        #expect(result.statistics.distinctStates == (try #require(Self.space)).distinct)
     }
 
     /// One command more, so that every broken variant shows (its search stops early).

@@ -7,7 +7,8 @@ import Testing
 @testable import LiveConnectionChecker
 
 /// Each planted variant's counterexample in the standard world (`livesim check --variant`'s),
-/// found once per test run, and written as a trace and settled once.
+/// found once per test run, and written as a trace and settled once; and its counterexample
+/// in the smallest world where it shows, found once for the two tests that read it.
 ///
 /// ``BrokenVariantTests`` checks its property and length, and three tests of
 /// ``CounterexampleTraceTests`` write, settle and replay it. In a debug build each search
@@ -15,14 +16,14 @@ import Testing
 /// third (issue 15, docs/benchmarks.md). The determinism test does not use this: it
 /// computes twice on purpose.
 enum SettledCounterexamples {
-    /// The first violation a default check of `variant` in the standard world finds.
-    static func violation(_ variant: String) throws -> PropertyViolation<ConnectionModel>? {
-        if let known = violations.withLock({ $0[variant] }) { return known }
-        // Computed outside the lock: two threads asking for the same variant at once both
-        // compute it (the same value: the search is deterministic); nobody waits on a search.
-        let found = try ConnectionModel(variant: try #require(LogicVariant.named(variant))).check().violation
-        violations.withLock { $0[variant] = .some(found) }
-        return found
+    /// The first violation a default check of `variant` in `world` finds: the standard world
+    /// (`livesim check --variant`'s) unless a test names the smallest world where the bug shows.
+    static func violation(_ variant: String, in world: ConnectionBounds = .standard) throws
+        -> PropertyViolation<ConnectionModel>?
+    {
+        try violations.value(for: Search(variant: variant, world: world)) {
+            try ConnectionModel(bounds: world, variant: try #require(LogicVariant.named(variant))).check().violation
+        }
     }
 
     /// The counterexample of `variant` as the checker writes it, before settling.
@@ -34,14 +35,45 @@ enum SettledCounterexamples {
     /// The counterexample of `variant` written and settled (``CounterexampleTrace/settle(schedules:)``),
     /// with the replay that settled it.
     static func settled(_ variant: String) throws -> (written: CounterexampleTrace, replay: CounterexampleReplay) {
-        if let known = settledTraces.withLock({ $0[variant] }) { return known }
-        var written = try Self.written(variant)
-        let replay = try written.settle()
-        settledTraces.withLock { $0[variant] = (written, replay) }
-        return (written, replay)
+        try settledTraces.value(for: variant) {
+            var written = try Self.written(variant)
+            let replay = try written.settle()
+            return (written, replay)
+        }
     }
 
-    private static let violations = Locked<[String: PropertyViolation<ConnectionModel>?]>([:])
-    private static let settledTraces = Locked<[String: (written: CounterexampleTrace, replay: CounterexampleReplay)]>(
-        [:])
+    private struct Search: Hashable {
+        var variant: String
+        var world: ConnectionBounds
+    }
+
+    private static let violations = OncePerKey<Search, PropertyViolation<ConnectionModel>?>()
+    private static let settledTraces = OncePerKey<
+        String, (written: CounterexampleTrace, replay: CounterexampleReplay)
+    >()
+}
+
+/// Values computed once per test run, whoever asks first. A second test asking for a key
+/// being computed waits for it rather than computing it beside it: the parameterized tests
+/// that share a search run side by side, and each search already takes every core (its
+/// threads are Dispatch's, so the wait holds back no work the search needs).
+private final class OncePerKey<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let values = Locked<[Key: Value]>([:])
+    /// One lock per key, held while its value is computed.
+    private let computing = Locked<[Key: NSLock]>([:])
+
+    func value(for key: Key, _ compute: () throws -> Value) throws -> Value {
+        let gate = computing.withLock { gates in
+            if let gate = gates[key] { return gate }
+            let gate = NSLock()
+            gates[key] = gate
+            return gate
+        }
+        gate.lock()
+        defer { gate.unlock() }
+        if let known = values.withLock({ $0[key] }) { return known }
+        let computed = try compute()
+        values.withLock { $0[key] = computed }
+        return computed
+    }
 }
