@@ -52,28 +52,3 @@ enum SettledCounterexamples {
         String, (written: CounterexampleTrace, replay: CounterexampleReplay)
     >()
 }
-
-/// Values computed once per test run, whoever asks first. A second test asking for a key
-/// being computed waits for it rather than computing it beside it: the parameterized tests
-/// that share a search run side by side, and each search already takes every core (its
-/// threads are Dispatch's, so the wait holds back no work the search needs).
-private final class OncePerKey<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let values = Locked<[Key: Value]>([:])
-    /// One lock per key, held while its value is computed.
-    private let computing = Locked<[Key: NSLock]>([:])
-
-    func value(for key: Key, _ compute: () throws -> Value) throws -> Value {
-        let gate = computing.withLock { gates in
-            if let gate = gates[key] { return gate }
-            let gate = NSLock()
-            gates[key] = gate
-            return gate
-        }
-        gate.lock()
-        defer { gate.unlock() }
-        if let known = values.withLock({ $0[key] }) { return known }
-        let computed = try compute()
-        values.withLock { $0[key] = computed }
-        return computed
-    }
-}

@@ -55,26 +55,26 @@ struct VictimFindingsTests {
 
     static var searchesFromZero: Bool { TestScale.isFull }
 
-    /// One exploration per victim and seed range (the findings that share a range share it).
-    static let summaries: [String: WireExplorationSummary] = {
-        var result: [String: WireExplorationSummary] = [:]
-        for finding in findings {
-            let seeds = Self.seeds(for: finding)
-            let key = "\(finding.client) \(seeds)"
-            guard result[key] == nil, let kind = try? catalogue.kind(named: finding.client) else { continue }
-            result[key] = WireExplorer(
-                seeds: seeds, generator: WireScenarioGenerator(duration: finding.duration), kind: kind
-            ).run()
+    /// One exploration per victim and seed range, shared by the findings that share a range,
+    /// each computed by the first case that needs it (the rest explore theirs meanwhile).
+    static let summaries = OncePerKey<String, WireExplorationSummary>()
+
+    static func summary(
+        for finding: (client: String, rule: Rule, flaw: String, seed: UInt64, duration: Duration)
+    ) throws -> WireExplorationSummary {
+        let seeds = Self.seeds(for: finding)
+        let kind = try catalogue.kind(named: finding.client)
+        return summaries.value(for: "\(finding.client) \(seeds)") {
+            WireExplorer(seeds: seeds, generator: WireScenarioGenerator(duration: finding.duration), kind: kind).run()
         }
-        return result
-    }()
+    }
 
     @Test("each listed flaw is found from the wire and shrinks to at most 10 actions", arguments: 0..<findings.count)
     func found(index: Int) throws {
         let finding = Self.findings[index]
         let kind = try Self.catalogue.kind(named: finding.client)
         let seeds = Self.seeds(for: finding)
-        let summary = try #require(Self.summaries["\(finding.client) \(seeds)"])
+        let summary = try Self.summary(for: finding)
         let failure = try #require(
             summary.failures.first { $0.violations.contains { $0.rule == finding.rule } },
             "\(finding.client): \(finding.flaw) — no seed in \(seeds) broke \(finding.rule.name)")
