@@ -32,10 +32,15 @@ struct ScheduleBuilder {
         }
         // Time order; equal times keep the order they were generated in. An "off" action
         // that would fall after the end is dropped: the run ends in whatever state it is.
-        return actions.enumerated()
-            .filter { $0.element.at < duration }
-            .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
-            .map(\.element)
+        return inTimeOrder(actions.filter { $0.at < duration })
+    }
+
+    /// Sorts positions by (time, position) and reads the actions once in that order: a
+    /// swap then moves two integers, not an action and its strings (sorting the actions
+    /// themselves was 4 % of an exploration's CPU).
+    private func inTimeOrder(_ actions: [ScheduledAction]) -> [ScheduledAction] {
+        let times = actions.map(\.at)
+        return actions.indices.sorted { (times[$0], $0) < (times[$1], $1) }.map { actions[$0] }
     }
 
     private func actions(
