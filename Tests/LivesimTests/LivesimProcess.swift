@@ -50,11 +50,7 @@ struct LivesimProcess {
         try process.runGated()
     }
 
-    static func freshDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("livesim-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func freshDirectory() throws -> URL { try ScratchDirectory.fresh("livesim-cli") }
 
     /// What it has printed so far.
     var standardOutputSoFar: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }

@@ -16,8 +16,7 @@ struct TestCertificates {
     }
 
     private static func makeBlocking() throws -> TestCertificates {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livecerts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.fresh("livecerts")
         let script = """
             set -e
             key="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"

@@ -10,7 +10,7 @@ struct LivesimCheckTraceTests {
 
     @Test("a violation exits 1, writes the trace and says what the shell did; replay reproduces it")
     func checkWritesTrace() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        let directory = try ScratchDirectory.fresh("check").appendingPathComponent("traces")
         let result = try LivesimTraceCommandTests.livesim([
             "check", "--variant", "skips-resubscribe", "--topics", "1", "--commands", "0", "--log", "0",
             "--no-eventually", "--traces", directory.path,
@@ -32,7 +32,7 @@ struct LivesimCheckTraceTests {
 
     @Test("a pass writes nothing and exits 0")
     func passWritesNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        let directory = try ScratchDirectory.fresh("check").appendingPathComponent("traces")
         let result = try LivesimTraceCommandTests.livesim([
             "check", "--topics", "0", "--commands", "0", "--log", "0", "--depth", "6", "--traces", directory.path,
         ])
@@ -44,7 +44,7 @@ struct LivesimCheckTraceTests {
         "a bounded search never calls an unreached sometimes a violation: it exits 2 and says so",
         arguments: [["--depth", "3"], ["--max-states", "50"], ["--max-states", "50", "--dfs"]])
     func boundedSearch(bound: [String]) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        let directory = try ScratchDirectory.fresh("check").appendingPathComponent("traces")
         let result = try LivesimTraceCommandTests.livesim(
             ["check", "--no-eventually", "--traces", directory.path] + bound)
         #expect(result.status == 2, "\(bound): \(result.standardOutput)\(result.standardError)")

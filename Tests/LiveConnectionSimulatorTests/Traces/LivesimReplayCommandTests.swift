@@ -66,8 +66,7 @@ struct LivesimReplayCommandTests {
 
     @Test("shrink finds a planted bug, writes a small trace that replay reproduces")
     func shrink() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-\(UUID().uuidString)")
-            .path
+        let directory = try ScratchDirectory.fresh("shrink").path
         let result = try LivesimTraceCommandTests.livesim([
             "shrink", "--seeds", "0..<20", "--variant", "skips-resubscribe", "--duration", "10m", "--out", directory,
         ])
@@ -83,8 +82,7 @@ struct LivesimReplayCommandTests {
 
     @Test("explore shrinks its first failure into the traces directory and prints the replay line")
     func exploreWritesShrunkTrace() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("explore-\(UUID().uuidString)")
-            .path
+        let directory = try ScratchDirectory.fresh("explore").path
         let result = try LivesimTraceCommandTests.livesim([
             "explore", "--seeds", "0..<4", "--duration", "10m", "--variant", "ignores-generations", "--threads", "1",
             "--traces", directory,

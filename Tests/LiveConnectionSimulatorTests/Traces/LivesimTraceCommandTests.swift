@@ -41,11 +41,7 @@ struct LivesimTraceCommandTests {
 
     /// Writes `text` to a fresh temporary file and returns its path.
     static func file(_ text: String, named name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("livesim-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
+        try ScratchDirectory.file(text, named: name).path
     }
 
     @Test("diff prints the first differing line and exits 1; identical traces exit 0")

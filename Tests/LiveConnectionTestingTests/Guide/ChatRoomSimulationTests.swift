@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveConnectionSimulator
 import LiveConnectionTesting
+import TestScheduling
 import Testing
 
 /// The guide's example (docs/guide.md): testing app code on top of the manager with the simulator.
@@ -120,8 +121,7 @@ struct ChatRoomSimulationTests {
 
     @Test("the forgetful and the fixed model, same seed: the traces diverge only where the screens differ")
     func compareTwoRuns() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("guide-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.fresh("guide")
         for forgetful in [true, false] {
             let recorder = SimulationRecorder()
             _ = try SimulationRecorder.$current.withValue(recorder) {
