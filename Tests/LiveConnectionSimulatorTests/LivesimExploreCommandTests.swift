@@ -36,9 +36,7 @@ struct LivesimExploreCommandTests {
 
     @Test("four shards with --report, joined by livesim merge, print and write what one run does")
     func shardsMergeLikeOneRun() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shards-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.fresh("shards")
         let common = [
             "--seeds", "0..<8", "--duration", "5m", "--variant", "ignores-generations", "--traces", directory.path,
         ]
@@ -78,9 +76,7 @@ struct LivesimExploreCommandTests {
         #expect(missing.standardError.contains("cannot read /nonexistent/report.json"), "\(missing.standardError)")
         let none = try LivesimTraceCommandTests.livesim(["merge"])
         #expect(none.status == 64)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("merge-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.fresh("merge")
         let notReport = directory.appendingPathComponent("not.json")
         try Data("{}".utf8).write(to: notReport)
         let garbage = try LivesimTraceCommandTests.livesim(["merge", notReport.path])

@@ -1,9 +1,5 @@
 public import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where tests write their files: a fresh directory per ask, all of them under one directory
 /// per test process, which is removed when the process exits.
 ///

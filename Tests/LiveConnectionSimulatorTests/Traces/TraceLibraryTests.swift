@@ -1,15 +1,14 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
+import TestScheduling
 import Testing
 
 @Suite("Trace library")
 struct TraceLibraryTests {
     @Test("written traces are listed sorted by name and read back unchanged")
     func writeAndList() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "trace-library-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.fresh("trace-library").appendingPathComponent("traces")
         let library = TraceLibrary(directory: directory)
         #expect(try library.files().isEmpty)
         let trace = TraceRoundTripTests.sample()
