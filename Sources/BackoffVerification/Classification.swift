@@ -1,4 +1,5 @@
 import LiveConnection
+import LiveConnectionSimulator
 import Statistics
 
 /// Every observation sorted into what the tests need: transforms of the continuous
@@ -30,8 +31,10 @@ struct Classification {
         var random = Xoshiro256StarStar(seed: seed ^ 0x5EED_0F_7A_AD_0B17)
         var runIndex: [Int: Int] = [:]
         for observation in observations {
+            // The publication's distribution, never the policy's own: see Specification.publishedDelay.
             let shape = StatedShape(
-                policy.distribution(afterFailures: observation.attempt, previous: observation.previous))
+                Specification.seedDocuments.publishedDelay(
+                    policy, afterFailures: observation.attempt, previous: observation.previous))
             let delay = observation.delay.nanoseconds
             // Built only for the few observations that are reported.
             func label() -> String {

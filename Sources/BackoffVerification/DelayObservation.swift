@@ -5,7 +5,8 @@ public import LiveConnection
 ///
 /// ```swift
 /// let observation = DelayObservation(run: 0, attempt: 2, delay: .milliseconds(1340), previous: .milliseconds(800))
-/// policy.distribution(afterFailures: observation.attempt, previous: observation.previous)
+/// Specification.seedDocuments.publishedDelay(policy, afterFailures: observation.attempt,
+///                                             previous: observation.previous)  // what it is judged by
 /// ```
 ///
 /// A *run* is one client's sequence of consecutive failures (one reconnect episode).

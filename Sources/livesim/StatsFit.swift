@@ -1,6 +1,7 @@
 import BackoffVerification
 import Foundation
 import LiveConnection
+import LiveConnectionSimulator
 import Statistics
 
 /// `livesim stats fit FILE --policy …`: delays recorded elsewhere against a claimed policy.
@@ -36,10 +37,13 @@ enum StatsFit {
         print(report.table())
         if let svg {
             let attempts = Set(observations.map(\.attempt))
-            let stated = policy.distribution(afterFailures: observations[0].attempt, previous: observations[0].previous)
-            let sameClaim = observations.allSatisfy {
-                policy.distribution(afterFailures: $0.attempt, previous: $0.previous) == stated
+            // What the publication states, as the fit itself uses (never the policy's own code).
+            let published = { (observation: DelayObservation) in
+                Specification.seedDocuments.publishedDelay(
+                    policy, afterFailures: observation.attempt, previous: observation.previous)
             }
+            let stated = published(observations[0])
+            let sameClaim = observations.allSatisfy { published($0) == stated }
             if sameClaim {
                 // One stated distribution for every delay: draw the delays themselves.
                 let delays = observations.map(\.delay)

@@ -1,9 +1,13 @@
 import BackoffVerification
 import Foundation
 import LiveConnection
+import LiveConnectionSimulator
 import Statistics
 
-/// `livesim stats policies`: every built-in policy verified against its own claim.
+/// `livesim stats policies`: every built-in policy's own draws verified against the
+/// distribution its publication states (`Specification.publishedDelay`), not against
+/// `BackoffPolicy.distribution`: a draw narrowed inside its range, or a lost atom at the
+/// cap, changes both the draws and the code's own claim, and only the publication differs.
 enum StatsPolicies {
     static let policies: [(slug: String, policy: BackoffPolicy)] = [
         ("full-jitter", .fullJitter()),
@@ -38,7 +42,7 @@ enum StatsPolicies {
             guard let svg else { continue }
             // Attempt 3 shows each shape well; decorrelated's attempt depends on the last delay.
             let sample = policy.observations(runs: runs, attempts: 3...3, seed: seed)
-            let stated = policy.distribution(afterFailures: 3, previous: nil)
+            let stated = Specification.seedDocuments.publishedDelay(policy, afterFailures: 3, previous: nil)
             if case .decorrelatedJitter = policy.kind {
                 let transforms = BackoffFit.pooledTransforms(
                     policy.observations(runs: runs, attempts: 1...attempts, seed: seed), claim: policy, tolerance: .zero
@@ -52,7 +56,8 @@ enum StatsPolicies {
                 let capped = policy.observations(runs: runs, attempts: 12...12, seed: seed)
                     .filter { $0.previous == policy.maximumDelay }
                 if !capped.isEmpty {
-                    let atCap = policy.distribution(afterFailures: 12, previous: policy.maximumDelay)
+                    let atCap = Specification.seedDocuments.publishedDelay(
+                        policy, afterFailures: 12, previous: policy.maximumDelay)
                     let title = "\(slug): delay after a delay at the cap (\(capped.count) draws)"
                     try StatsOptions.write(
                         DelayCharts.histogram(capped.map(\.delay), stated: atCap, title: title),

@@ -119,14 +119,7 @@ extension Specification {
             }
         case .proportionalJitter(let initial, let multiplier, let jitter, let maximum):
             // Doubles, as gRPC states it: widened by a microsecond either side for rounding.
-            var c = Double(initial.nanoseconds)
-            let limit = Double(maximum.nanoseconds)
-            var step = 1
-            while step < n && c < limit {
-                c *= multiplier
-                step += 1
-            }
-            c = min(c, limit)
+            let c = Self.proportionalCeiling(initial: initial, multiplier: multiplier, maximum: maximum, failures: n)
             let slack = 1_000.0
             return .nanoseconds(
                 Int64(max(0, c * (1 - jitter) - slack)))...Duration.nanoseconds(

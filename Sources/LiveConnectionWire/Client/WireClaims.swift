@@ -1,4 +1,5 @@
 public import LiveConnection
+public import LiveConnectionSimulator
 
 /// What a client promises about itself, for the wire-level oracles to hold it to.
 ///
@@ -53,18 +54,25 @@ public struct WireClaims: Sendable {
         self.refreshHandshakeStatuses = refreshHandshakeStatuses
     }
 
-    /// What ``ConnectionManager`` claims with this configuration (resume on, its close-code
-    /// classes, failures counted until a connection answers a heartbeat).
-    public init(_ configuration: ConnectionConfiguration) {
+    /// What ``ConnectionManager`` must keep with this configuration: the close-code classes
+    /// of `specification` (the seed documents' by default), the published distribution of the
+    /// named backoff policy, P + T of its heartbeat, resume when it is on, and failures
+    /// counted until a connection answers a heartbeat.
+    ///
+    /// The configuration only picks *which* formula and parameters apply; what is right comes
+    /// from the specification. Claims read from the configuration's own close-code sets would
+    /// agree with a wrong default (a terminal set that forgot 4003), and the judge would pass it.
+    public init(_ configuration: ConnectionConfiguration, specification: Specification = .seedDocuments) {
         self.init(
             backoff: ClaimedBackoff(configuration.backoff),
-            deadPeerBound: configuration.heartbeatInterval + configuration.heartbeatTimeout,
+            deadPeerBound: specification.deadPeerBound(
+                heartbeatInterval: configuration.heartbeatInterval, heartbeatTimeout: configuration.heartbeatTimeout),
             connectTimeout: configuration.connectTimeout, backoffResets: .whenAHeartbeatIsAnswered,
             resumes: configuration.resume,
-            terminalCloseCodes: configuration.terminalCloseCodes,
-            terminalHandshakeStatuses: configuration.terminalHandshakeStatuses,
-            refreshCloseCodes: configuration.refreshCloseCodes,
-            refreshHandshakeStatuses: configuration.refreshHandshakeStatuses)
+            terminalCloseCodes: Set(specification.terminalCloseCodes),
+            terminalHandshakeStatuses: Set(specification.terminalHandshakeStatuses),
+            refreshCloseCodes: Set(specification.refreshCloseCodes),
+            refreshHandshakeStatuses: Set(specification.refreshHandshakeStatuses))
     }
 }
 
@@ -110,10 +118,13 @@ public struct ClaimedBackoff: Sendable, CustomStringConvertible {
         self.distribution = distribution
     }
 
-    /// One of the library's policies, as its own stated distribution.
+    /// One of the library's policies, as its publication states it
+    /// (`Specification.publishedDelay`), never as the policy's own code computes it: a claim
+    /// read from the code under judgement agrees with any mistake in it.
     public init(_ policy: BackoffPolicy) {
-        self.init(name: policy.description, maximum: policy.maximumDelay) { failures, previous in
-            policy.distribution(afterFailures: failures, previous: previous)
+        let specification = Specification.seedDocuments
+        self.init(name: policy.description, maximum: specification.maximumDelay(policy)) { failures, previous in
+            specification.publishedDelay(policy, afterFailures: failures, previous: previous)
         }
     }
 

@@ -6,8 +6,8 @@ import Statistics
 // shape of a herd's retries.
 extension WireJudge {
     /// Below this p-value a fit is rejected: 10,000 seeds of a correct client then raise a
-    /// false alarm with probability about 1 %.
-    public static let alpha = 1e-6
+    /// false alarm with probability about 1 % (the same level as `backoff-distribution`).
+    public static let alpha = Specification.falseAlarmAlpha
     /// A client needs this many unambiguous continuous delays before its fit is judged.
     public static let fitMinimum = 20
     /// Clients dropped at the same instant make a herd from this many on.
