@@ -9,7 +9,8 @@ public import LiveConnection
 /// ```
 ///
 /// SplitMix64 splits the seed into independent sub-seeds (configuration, swarm, schedule,
-/// strategy, manager, stale-callback lingers, the app's options, the app's close frames), so
+/// strategy, manager, stale-callback lingers, the app's options, the app's close frames, the
+/// backoff policy), so
 /// changing how one part is generated does not shift the others.
 /// Every fault kind that is on arrives as a Poisson process at its swarm rate; faults that
 /// are states (a freeze, a refusal, the background) get a matching "off" action after a
@@ -113,11 +114,15 @@ public struct ScenarioGenerator: Sendable {
         var lingerRandom = Xoshiro256StarStar(seed: split.nextWord())
         var optionsRandom = Xoshiro256StarStar(seed: split.nextWord())
         var closingRandom = Xoshiro256StarStar(seed: split.nextWord())
+        var policyRandom = Xoshiro256StarStar(seed: split.nextWord())
 
         var configuration = Self.configurations[
             Int(configurationRandom.uniform(below: UInt64(Self.configurations.count)))]
         configuration.resume = configurationRandom.chance(0.9)
         Self.drawOptions(into: &configuration, using: &optionsRandom)
+        // Half the seeds keep their profile's policy; the other half draw any shipped family
+        // with drawn parameters (its own sub-seed: every other draw stays what it was).
+        if policyRandom.chance(0.5) { configuration.backoff = PolicyDraw.policy(using: &policyRandom) }
         if let fixed = self.configuration { configuration = fixed }
         // Half the seeds keep a short log, so resume sometimes truly cannot fill a hole.
         let logCapacity =
