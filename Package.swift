@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "TestScheduling", path: "Tests/TestScheduling", swiftSettings: strict),
         // The deterministic simulation kernel: virtual clock, seeded executor, driver.
         .target(
-            name: "LiveConnectionSimulator", dependencies: ["LiveConnection", "LiveServerContract"],
+            name: "LiveConnectionSimulator", dependencies: ["LiveConnection", "LiveServerContract", "Statistics"],
             swiftSettings: strict),
         // The live contract (subscribe, resume, sequence numbers, replay): one pure type that the
         // simulated server and the real test server both run.

@@ -36,7 +36,8 @@ func printReport(_ report: ExplorationReport) {
     }
     if results.deadlocks > 0 { row("  simulation deadlocked", "\(results.deadlocks)") }
     if results.checksDeterminism { row("  two runs differed", "\(results.divergentRuns)") }
-    guard !report.passed else { return }
+    printDistribution(results.delayPool)
+    guard results.failureCount > 0 else { return }
 
     print("\nfailing seeds, by invariant (the first 20 of each)")
     for invariant in Invariant.all {
@@ -57,4 +58,16 @@ func printReport(_ report: ExplorationReport) {
         }
         print("  replay: \(failure.replay)")
     }
+}
+
+/// `backoff-distribution`, judged once over every run's retry delays: the groups tested,
+/// and each rejected one with its statistic and the bin furthest from the publication.
+private func printDistribution(_ pool: BackoffDelayPool) {
+    let verdicts = pool.verdicts()
+    let rejected = verdicts.filter(\.rejected)
+    print(
+        "\nbackoff-distribution, pooled over the runs: \(pool.total) retry delays, \(verdicts.count) groups "
+            + "(policy, failures) tested by χ² at family-wise α = \(Specification.falseAlarmAlpha), "
+            + "\(rejected.count) rejected")
+    for verdict in rejected { print("  backoff-distribution: \(verdict)") }
 }

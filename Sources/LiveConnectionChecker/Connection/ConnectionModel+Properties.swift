@@ -65,7 +65,8 @@ extension ConnectionModel {
                 "the credentials provider is never asked again before it answered"),
             flaw(
                 .endpointOfLastConnect, .wrongEndpoint,
-                "every connection is opened to the endpoint of the app's last connect(to:)"),
+                "every connection is opened to the endpoint of the app's last connect(to:), and one held for another endpoint is given up at the request"
+            ),
             flaw(
                 .timersArmedAsConfigured, .timerMisarmed,
                 "the connect timeout, heartbeat and pong deadline are armed for the configured C, P and T"),

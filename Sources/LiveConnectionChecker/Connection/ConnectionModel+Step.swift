@@ -19,6 +19,8 @@ extension ConnectionModel {
         var terminalNow = false
         var refreshOwed = false
         var connectIntent = false
+        // The app's connect(to:) named another endpoint while a socket was held.
+        var movesAway = false
         var refreshSucceeded = false
         // With credentials fetched before every connect, a live expiry is a failure retried
         // with the wait for one failure fewer, at once the first time (no waiting phase then).
@@ -38,6 +40,9 @@ extension ConnectionModel {
         case .connect(let endpoint):
             connectIntent = true
             e.terminal = false
+            // The socket held now was opened for the last endpoint (every open is judged
+            // against it): a connect(to:) elsewhere must give it up in this very step.
+            movesAway = endpoint != e.lastEndpoint && e.socket != .none
             e.lastEndpoint = endpoint
             e.failuresSinceIntent = 0  // connect(to:) may start the count again
         case .lifecycle(let foreground):
@@ -179,6 +184,8 @@ extension ConnectionModel {
         }
         if refreshOwed { flaws.insert(.expiredNotRefreshed) }
         if owedDial { flaws.insert(.pathReturnIgnored) }
+        // The last connect(to:) wins in every phase, the handshake included.
+        if movesAway && sockets[1] != .none { flaws.insert(.wrongEndpoint) }
         if bounds.pings > 0 {
             let carried = !orphaned && !outcome.minted && sockets[1] == .open
             if let next = Self.judgePing(

@@ -45,6 +45,13 @@ public struct ExplorationReport: Codable, Equatable, Sendable {
         public var failureCount: Int
         /// The first failing runs by seed (at most ``ExplorationReport/failureLimit``).
         public var failures: [Failure]
+        /// `backoff-distribution`'s pool: transform counts per "family failures" group
+        /// (``BackoffDelayPool/keyedCounts``); merged shards add up, then are judged once.
+        /// Absent in reports written before the rule existed.
+        public var backoffDelays: [String: [Int]]?
+
+        /// The pool the counts describe (empty when absent or malformed).
+        public var delayPool: BackoffDelayPool { backoffDelays.flatMap(BackoffDelayPool.init(keyedCounts:)) ?? .init() }
     }
 
     /// A half-open range of seeds, `from..<to`.
@@ -116,12 +123,12 @@ public struct ExplorationReport: Codable, Equatable, Sendable {
                         )
                     },
                     deadlocked: failure.deadlocked, divergence: failure.divergence, replay: replay(failure.seed))
-            })
+            }, backoffDelays: summary.delayPool.keyedCounts)
         shards = [Shard(seeds: SeedRange(seeds), wallSeconds: wallSeconds, threads: threads)]
     }
 
-    /// No failure in any run.
-    public var passed: Bool { results.failureCount == 0 }
+    /// No failure in any run, and the retry delays of all of them follow their publications.
+    public var passed: Bool { results.failureCount == 0 && results.delayPool.rejections().isEmpty }
 
     /// Pretty, key-sorted JSON (stable bytes for the same results).
     public func encoded() throws -> Data {
@@ -196,6 +203,9 @@ extension ExplorationReport.Results {
         sum.faults.merge(other.faults, uniquingKeysWith: +)
         sum.violatingRuns.merge(other.violatingRuns, uniquingKeysWith: +)
         sum.failureCount += other.failureCount
+        var pool = delayPool
+        pool.merge(other.delayPool)
+        sum.backoffDelays = pool.keyedCounts
         sum.failures = Array(
             (failures + other.failures).sorted { $0.seed < $1.seed }.prefix(ExplorationReport.failureLimit))
         return sum

@@ -128,6 +128,8 @@ public struct ExplorationSummary: Sendable {
     public var failures: [Failure] = []
     /// Failing runs, counted even beyond the limit.
     public var failureCount = 0
+    /// Every run's retry delays, for `backoff-distribution` (judged over all the runs).
+    public var delayPool = BackoffDelayPool()
 
     public init(variant: String) { self.variant = variant }
 
@@ -138,6 +140,7 @@ public struct ExplorationSummary: Sendable {
         invariantChecks += result.invariantChecks
         jobsRun += result.jobsRun
         inputs += result.inputs
+        delayPool.merge(result.delayPool)
         for index in violatingRuns.indices where result.violationCounts[index].count > 0 {
             violatingRuns[index].runs += 1
         }
@@ -162,6 +165,7 @@ public struct ExplorationSummary: Sendable {
         sum.invariantChecks += other.invariantChecks
         sum.jobsRun += other.jobsRun
         sum.inputs += other.inputs
+        sum.delayPool.merge(other.delayPool)
         for index in sum.violatingRuns.indices { sum.violatingRuns[index].runs += other.violatingRuns[index].runs }
         sum.deadlocks += other.deadlocks
         sum.divergentRuns += other.divergentRuns
@@ -175,6 +179,10 @@ public struct ExplorationSummary: Sendable {
         violatingRuns.first { $0.invariant == invariant }?.runs ?? 0
     }
 
-    /// No violation, no deadlock and no divergence in any run.
-    public var passed: Bool { failureCount == 0 }
+    /// The groups of retry delays that do not follow their publication (`backoff-distribution`).
+    public var distributionRejections: [BackoffDelayPool.Verdict] { delayPool.rejections() }
+
+    /// No violation, no deadlock and no divergence in any run, and the runs' retry delays
+    /// together follow their published distributions.
+    public var passed: Bool { failureCount == 0 && distributionRejections.isEmpty }
 }

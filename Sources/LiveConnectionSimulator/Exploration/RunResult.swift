@@ -20,6 +20,8 @@ public struct RunResult: Sendable {
     public var violationCounts: [(invariant: Invariant, count: Int)]
     /// Invariant evaluations.
     public var invariantChecks: Int
+    /// The run's retry delays as `backoff-distribution` pools them (judged over many runs).
+    public var delayPool = BackoffDelayPool()
     /// External actions applied, by kind.
     public var faults: FaultCounts
     /// Inputs the manager handled.

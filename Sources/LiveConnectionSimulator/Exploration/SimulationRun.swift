@@ -70,23 +70,37 @@ public struct SimulationRun: Sendable {
                     recorder.observe(input, effects)
                     if checks { monitor.observe(input, effects) }
                 })
-            await withDiscardingTaskGroup { group in
-                group.addTask { await manager.run() }
-                // The app's view: subscribers that join at the start and later, each judged
-                // event by event against what the manager decided.
-                for moment in checks ? EventSubscribers.moments(for: scenario) : [] {
-                    group.addTask {
-                        do { try await clock.sleep(until: .start + moment) } catch { return }
-                        let (id, stream) = await manager.events(reportingTo: monitor)
+            // The app's view: subscribers that join at the start and later, each judged event by
+            // event against what the manager decided, and at the end of its stream. Joining
+            // waits on the clock inside the run (cancelled with it); reading the stream happens
+            // outside it, never cancelled, so each reader sees everything its stream delivers
+            // up to its end, which only `run()` ending brings.
+            let (subscribed, subscription) = AsyncStream.makeStream(of: (Int, ConnectionEvents).self)
+            await withDiscardingTaskGroup { readers in
+                readers.addTask {
+                    await withDiscardingTaskGroup { group in
+                        group.addTask { await manager.run() }
+                        for moment in checks ? EventSubscribers.moments(for: scenario) : [] {
+                            group.addTask {
+                                do { try await clock.sleep(until: .start + moment) } catch { return }
+                                subscription.yield(await manager.events(reportingTo: monitor))
+                            }
+                        }
+                        group.addTask {
+                            await driver.run(manager: manager, spawn: { spawner.yield($0) })
+                            spawner.finish()
+                        }
+                        for await job in jobs { group.addTask { await job() } }
+                        group.cancelAll()
+                    }
+                    subscription.finish()
+                }
+                for await (id, stream) in subscribed {
+                    readers.addTask {
                         for await event in stream { monitor.subscriber(id, received: event) }
+                        monitor.subscriberEnded(id)
                     }
                 }
-                group.addTask {
-                    await driver.run(manager: manager, spawn: { spawner.yield($0) })
-                    spawner.finish()
-                }
-                for await job in jobs { group.addTask { await job() } }
-                group.cancelAll()
             }
         }
         if checks { monitor.finish() }
@@ -94,11 +108,13 @@ public struct SimulationRun: Sendable {
             recorder.note("violation \(violation.invariant.name): \(violation.detail)")
         }
         recorder.note("end")
-        return RunResult(
+        var runResult = RunResult(
             seed: scenario.seed, variant: variant.name, log: recorder.lines, violations: monitor.violations,
             violationCounts: monitor.violationCounts, invariantChecks: monitor.checks, faults: recorder.faults,
             inputs: recorder.inputs, simulatedTime: result.finalTime.sinceStart, jobsRun: result.jobsRun,
             network: network.statistics, deadlocked: !result.bodyFinished)
+        runResult.delayPool = monitor.delayPool
+        return runResult
     }
 }
 
@@ -141,15 +157,27 @@ struct Driver: Sendable {
         switch action {
         case _ where network.apply(action): break
         case .deliverStale(let callback, let linger): applied = network.armLateCallback(callback, after: linger)
-        case .background: await manager.setForeground(false)
-        case .foreground: await manager.setForeground(true)
-        case .connect(let endpoint): await manager.connect(to: Scenario.endpoint(endpoint))
+        case .background:
+            monitor?.app(.foreground(false))
+            await manager.setForeground(false)
+        case .foreground:
+            monitor?.app(.foreground(true))
+            await manager.setForeground(true)
+        case .connect(let endpoint):
+            monitor?.app(.connect(Scenario.endpoint(endpoint).url))
+            await manager.connect(to: Scenario.endpoint(endpoint))
         case .disconnect:
             monitor?.appDisconnects(with: Specification.plainDisconnectClose)
+            monitor?.app(.disconnect)
             await manager.disconnect()
         case .disconnectWith(let code, let reason):
             monitor?.appDisconnects(with: CloseFrame(code: code, reason: reason))
             do throws(CloseRequestError) {
+                // Told first, as every call; one the API refuses (RFC 6455 §7.4's codes, a
+                // reason over 123 bytes) changes nothing the app wants.
+                if code.isSendable && reason.utf8.count <= CloseRequestError.maximumReasonLength {
+                    monitor?.app(.disconnect)
+                }
                 try await manager.disconnect(code: code, reason: reason)
             } catch {
                 monitor?.appDisconnects(with: nil)
@@ -172,8 +200,12 @@ struct Driver: Sendable {
                 let outcome = await manager.ping(timeout: timeout)
                 recorder.note("ping \(outcome)")
             }
-        case .subscribe(let topic): await manager.subscribe(topic)
-        case .unsubscribe(let topic): await manager.unsubscribe(topic)
+        case .subscribe(let topic):
+            monitor?.app(.subscribe(topic))
+            await manager.subscribe(topic)
+        case .unsubscribe(let topic):
+            monitor?.app(.unsubscribe(topic))
+            await manager.unsubscribe(topic)
         case .path(let viable):
             // The network first, then the app's path monitor, in the same instant.
             network.setPathAvailable(viable)

@@ -49,6 +49,7 @@ public struct Invariant: Hashable, Sendable, Comparable, CustomStringConvertible
     public static let freshCredentialsPerHandshake = Invariant(.freshCredentialsPerHandshake)
     public static let disconnectClosesAsAsked = Invariant(.disconnectClosesAsAsked)
     public static let closeReachesTheApp = Invariant(.closeReachesTheApp)
+    public static let streamsEndStopped = Invariant(.streamsEndStopped)
 
     /// Every invariant, in the order reports list them.
     public static let all: [Invariant] = [
@@ -57,7 +58,7 @@ public struct Invariant: Hashable, Sendable, Comparable, CustomStringConvertible
         .reportedStateIsTrue, .eventuallyOpen, .noHotLoop, .endpointOfLastConnect, .quietInBackground,
         .timersArmedAsConfigured, .expiredCredentialsRefreshed, .eventsFollowTheMachine, .pingsAnsweredOnce,
         .quietWithoutPath, .reconnectsWhenPathReturns, .givesUpAtTheLimit, .freshCredentialsPerHandshake,
-        .disconnectClosesAsAsked, .closeReachesTheApp,
+        .disconnectClosesAsAsked, .closeReachesTheApp, .streamsEndStopped,
     ]
 
     /// The invariant with this name.

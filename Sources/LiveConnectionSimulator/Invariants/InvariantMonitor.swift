@@ -97,6 +97,24 @@ public final class InvariantMonitor: Sendable {
             })
     }
 
+    /// The app makes `call` now (call it just before the manager's method): what the app
+    /// wants is taken from these calls from then on, not from the inputs the shell hands the
+    /// machine, so a shell that forwards the wrong intent cannot hide it.
+    public func app(_ call: AppCall) {
+        state.withLock { $0.noteAppCall(call) }
+    }
+
+    /// Subscriber `id`'s stream finished (its `for await` loop ended without being cancelled):
+    /// `streams-end-stopped` is judged now.
+    public func subscriberEnded(_ id: Int) {
+        let now = self.now()
+        report(
+            state.withLock { state in
+                state.subscriberEnded(id, now: now)
+                return state.takeNewViolation()
+            })
+    }
+
     /// The app is about to call `disconnect()` (``Specification/plainDisconnectClose``) or
     /// `disconnect(code:reason:)` with `frame`; nil when the manager refused that call. Only a
     /// disconnect the app asked for owes the server its frame: the harness shutting the
@@ -149,6 +167,9 @@ public final class InvariantMonitor: Sendable {
 
     /// Invariant evaluations so far.
     public var checks: Int { state.withLock { $0.checks } }
+
+    /// The retry delays this run adds to `backoff-distribution`'s pool (judged over many runs).
+    public var delayPool: BackoffDelayPool { state.withLock { $0.delayPool } }
 
     private func report(_ newViolation: Bool) {
         if newViolation { onViolation() }

@@ -47,6 +47,7 @@ extension MonitorState {
                 noteRetryWait(refreshed: refreshed, now: now)
             case .refreshCredentials:
                 previousDelay = .zero
+                previousDelayCertain = false
             case .report(let phase):
                 reportedPhase = phase
                 if phase.isOpen { checkOpen(now: now) }
@@ -118,19 +119,57 @@ extension MonitorState {
         }
     }
 
-    /// Records what the app wants; returns true if this input stops the connection for good.
+    /// Records what the app wants, from a call the app made (``AppCall``).
+    mutating func noteAppCall(_ call: AppCall) {
+        appReportsCalls = true
+        switch call {
+        case .connect(let url):
+            wanted = true
+            stopped = false
+            lastConnectURL = url
+            failuresSinceIntent = 0
+            previousDelayCertain = false
+        case .disconnect:
+            wanted = false
+        case .foreground(let value):
+            foreground = value
+            if value {
+                failuresSinceIntent = 0
+                previousDelayCertain = false
+            }
+        case .subscribe(let topic):
+            if !topics.contains(topic) { topics.append(topic) }
+        case .unsubscribe(let topic):
+            topics.removeAll { $0 == topic }
+        }
+    }
+
+    /// Records what the app wants (unless its calls are reported: then only what the
+    /// machine's own inputs say); returns true if this input stops the connection for good.
     private mutating func noteIntent(_ input: Input) -> Bool {
+        if appReportsCalls {
+            switch input {
+            // The app's calls said it; a disconnect stops once its own effects are judged.
+            case .connect, .setForeground, .subscribe, .unsubscribe: return false
+            case .disconnect: return true
+            default: break
+            }
+        }
         switch input {
         case .connect:
             wanted = true
             stopped = false
             failuresSinceIntent = 0
+            previousDelayCertain = false
         case .disconnect:
             wanted = false
             stopped = true
         case .setForeground(let value):
             foreground = value
-            if value { failuresSinceIntent = 0 }
+            if value {
+                failuresSinceIntent = 0
+                previousDelayCertain = false
+            }
         case .subscribe(let topic):
             if !topics.contains(topic) { topics.append(topic) }
         case .unsubscribe(let topic):
@@ -159,6 +198,7 @@ extension MonitorState {
         failuresSinceProof = 0
         failuresSinceIntent = 0
         previousDelay = nil
+        previousDelayCertain = true
     }
 
     /// The delay must be one the named policy's published formula allows after j
@@ -184,8 +224,22 @@ extension MonitorState {
                 .backoffWithinPolicy, at: now,
                 "retry after \(delay.traceFormatted) with \(low)…\(high) failures since the last proof; \(policy.traceWords) allows \(allowed.lowerBound.traceFormatted)…\(allowed.upperBound.traceFormatted) after \(failures)"
             )
+        } else if low == high, !refreshed {
+            poolDelay(delay, failures: low)
         }
         previousDelay = delay
+    }
+
+    /// `backoff-distribution`: a delay whose failure count is certain joins the pool as its
+    /// transform under the published distribution (decorrelated jitter also needs its
+    /// previous delay certain). Judged over many runs (``BackoffDelayPool``).
+    private mutating func poolDelay(_ delay: Duration, failures: Int) {
+        let policy = configuration.backoff
+        if case .decorrelatedJitter = policy.kind, !previousDelayCertain { return }
+        let published = specification.publishedDelay(policy, afterFailures: failures, previous: previousDelay)
+        let spread = spreadRandom.unitDouble()
+        guard let u = Specification.transform(of: delay, under: published, spread: spread) else { return }
+        delayPool.add(transform: u, family: policy.family, failures: failures)
     }
 
     /// Opening: the handshake happened and every topic was resubscribed on this socket.

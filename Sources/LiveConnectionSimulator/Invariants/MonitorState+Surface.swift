@@ -31,6 +31,8 @@ struct Subscriber {
     var start: Int
     var firstPhase: Phase
     var received = 0
+    /// The last phase its stream delivered.
+    var lastPhase: Phase?
 }
 
 // The rules judged from the public surface: where each socket goes, what is armed in the
@@ -47,7 +49,9 @@ extension MonitorState {
 
     mutating func observeSurface(_ input: Input, _ effects: [Effect], before: Before, now: VirtualClock.Instant) {
         switch input {
-        case .connect(let endpoint): lastConnectURL = endpoint.url
+        case .connect(let endpoint):
+            if !appReportsCalls { lastConnectURL = endpoint.url }
+            checkConnectionMoves(to: endpoint.url, effects, before: before, now: now)
         case .timerFired(.retry): retryArmed = false
         case .credentialsRefreshed: refreshPending = false
         default: break
@@ -181,6 +185,23 @@ extension MonitorState {
         }
     }
 
+    /// The last `connect(to:)` wins in every phase: a connection held (in its handshake,
+    /// subscribing, or open) for another endpoint is given up in the same step. Judged at the
+    /// request, not at the next attempt: a manager that lets the handshake finish on the old
+    /// destination makes no new attempt for the new one, so the attempt check never sees it.
+    private mutating func checkConnectionMoves(
+        to url: URL, _ effects: [Effect], before: Before, now: VirtualClock.Instant
+    ) {
+        guard let g = before.live, let held = intendedURL[g], held != url else { return }
+        checks += 1
+        // Still the manager's live generation after the step (neither closed nor replaced):
+        // a socket abandoned without its close is single-live-transport's to report.
+        guard live == g else { return }
+        violate(
+            .endpointOfLastConnect, at: now,
+            "the app's connect(to:) named \(url) while \(g) to \(held) was held, and \(g) was kept")
+    }
+
     /// Every new socket went where its generation was opened for.
     mutating func checkNewLinks(now: VirtualClock.Instant) {
         let links = world.links(from: linksChecked)
@@ -211,6 +232,7 @@ extension MonitorState {
         checks += 1
         let subscriber = subscribers[id]
         subscribers[id].received += 1
+        if case .phase(let phase) = event { subscribers[id].lastPhase = phase }
         let owed: DecidedEvent?
         if subscriber.received == 0 {
             owed = .phase(subscriber.firstPhase)
@@ -224,5 +246,18 @@ extension MonitorState {
             .eventsFollowTheMachine, at: now,
             "subscriber \(id) (joined after \(subscriber.start) decided events) got \(got) as its event \(subscriber.received + 1); "
                 + "owed \(owed.map(\.description) ?? "nothing more")")
+    }
+
+    /// Subscriber `id`'s stream finished. Streams finish only when `run()` ends, and then
+    /// nothing is wanted any more: an app that is not told `stopped` before its stream goes
+    /// quiet still shows the last phase it saw (open, waiting) for a connection that is gone.
+    mutating func subscriberEnded(_ id: Int, now: VirtualClock.Instant) {
+        checks += 1
+        let subscriber = subscribers[id]
+        if case .stopped = subscriber.lastPhase { return }
+        violate(
+            .streamsEndStopped, at: now,
+            "subscriber \(id)'s events() stream finished after \(subscriber.received) events, the last phase "
+                + "\(subscriber.lastPhase.map { "\($0)" } ?? "none"), never stopped")
     }
 }

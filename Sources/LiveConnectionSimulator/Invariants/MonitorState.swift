@@ -43,6 +43,8 @@ struct MonitorState {
     var reportedPhase: Phase = .idle
 
     // What the app asked for.
+    /// The app's calls are reported (``AppCall``): intents come from them, not from inputs.
+    var appReportsCalls = false
     var topics: [String] = []
     var wanted = false
     var foreground = true
@@ -53,6 +55,14 @@ struct MonitorState {
     var failuresSinceProof = 0
     var failuresSinceIntent = 0
     var previousDelay: Duration?
+    /// `backoff-distribution`: the delays whose failure count (and, for decorrelated jitter,
+    /// previous delay) the monitor knows for certain, as transforms (``BackoffDelayPool``).
+    var delayPool = BackoffDelayPool()
+    /// No intent or refresh since the count last started again, so `previousDelay` is the
+    /// one the policy grows from.
+    var previousDelayCertain = true
+    /// The judge's own stream for spreading a transform over an atom: never the manager's.
+    var spreadRandom = Xoshiro256StarStar(seed: 0x706F_6F6C_6564_5F55)
     /// The open generation pinged and not yet answered (a pong or any frame answers).
     var pingOutstanding: Generation?
 

@@ -21,6 +21,9 @@ public struct Rule: Hashable, Sendable, CustomStringConvertible {
         case checker
         /// The wire-level oracles (LiveConnectionWire), from what the simulated server sees of any client.
         case wire
+        /// The simulator's exploration, once over all its runs: statistical rules that no
+        /// single run can break (``BackoffDelayPool``).
+        case pool
     }
 
     /// A stable, kebab-case name (command lines, trace files, `expect:` lines, reports).
@@ -71,7 +74,7 @@ extension Rule {
         judges: [.simulator, .checker])
     public static let endpointOfLastConnect = Rule(
         "endpoint-of-last-connect",
-        "every connection attempt goes to the endpoint the app named in its last connect(to:)",
+        "every connection attempt goes to the endpoint the app named in its last connect(to:), and a connection held for another endpoint (in its handshake, subscribing or open) is given up at the request",
         judges: [.simulator, .checker])
     public static let quietInBackground = Rule(
         "quiet-in-background", "in the background no connection is held or opened and no retry is armed",
@@ -140,6 +143,10 @@ extension Rule {
         "disconnect(code:reason:) closes the open socket with the app's code and reason as the server receives them (disconnect(): 1000 \"disconnected\") and shows the app stopped",
         judges: [.simulator])
 
+    public static let streamsEndStopped = Rule(
+        "streams-end-stopped",
+        "when run() ends, every events() stream delivers the stopped phase (nothing is wanted now) before it finishes",
+        judges: [.simulator])
     public static let closeReachesTheApp = Rule(
         "close-reaches-the-app",
         "when the live connection ends, the waiting or stopped phase the app is shown carries the server's close frame, code and reason, as the client received it (none after a reset)",
@@ -175,6 +182,10 @@ extension Rule {
     public static let progressIsArmed = Rule(
         "progress-is-armed", "every phase that waits for something has the timer or request that ends the wait",
         judges: [.checker])
+    public static let backoffDistribution = Rule(
+        "backoff-distribution",
+        "the retry delays of all the runs, pooled per policy and failure count, follow the published distribution (χ² at family-wise α = 10⁻⁶)",
+        judges: [.pool])
     public static let noDeadlock = Rule(
         "no-deadlock", "a wanted, foregrounded connection on a healthy network can always still reach open",
         judges: [.checker])
@@ -187,9 +198,9 @@ extension Rule {
             .expiredCredentialsRefreshed,
             .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .eventsFollowTheMachine,
             .noHotLoop, .pingsAnsweredOnce, .quietWithoutPath, .reconnectsWhenPathReturns, .givesUpAtTheLimit,
-            .freshCredentialsPerHandshake, .disconnectClosesAsAsked, .closeReachesTheApp,
+            .freshCredentialsPerHandshake, .disconnectClosesAsAsked, .closeReachesTheApp, .streamsEndStopped,
             .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
             .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
-            .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock,
+            .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock, .backoffDistribution,
         ] + wireRules
 }
