@@ -66,8 +66,8 @@ private func printDistribution(_ pool: BackoffDelayPool) {
     let verdicts = pool.verdicts()
     let rejected = verdicts.filter(\.rejected)
     print(
-        "\nbackoff-distribution, pooled over the runs: \(pool.total) retry delays, \(verdicts.count) groups "
-            + "(policy, failures) tested by χ² at family-wise α = \(Specification.falseAlarmAlpha), "
-            + "\(rejected.count) rejected")
+        "\nbackoff-distribution, pooled over the runs: \(pool.total) retry delays, \(verdicts.count) tests "
+            + "(χ² per policy and failure count, the mass at the cap per policy) at family-wise α = "
+            + "\(Specification.falseAlarmAlpha), \(rejected.count) rejected")
     for verdict in rejected { print("  backoff-distribution: \(verdict)") }
 }

@@ -56,6 +56,10 @@ struct PublishedDistributionTests {
         #expect(Specification.transform(of: .seconds(3), under: clamped, spread: 0) == 0.5)
         #expect(Specification.transform(of: .seconds(3), under: clamped, spread: 0.5) == 0.75)
         #expect(Specification.transform(of: .seconds(4), under: .constant(.seconds(4)), spread: 0.5) == nil)
+        let atCap = try #require(Specification.atom(of: .seconds(3), under: clamped))
+        #expect(atCap.mass == 0.5 && atCap.hit)
+        #expect(Specification.atom(of: .seconds(2), under: clamped)?.hit == false)
+        #expect(Specification.atom(of: .seconds(2), under: uniform) == nil)
     }
 
     /// Delays of `policy` after `failures`, drawn by `draw`, pooled as the monitor pools them.
@@ -70,7 +74,9 @@ struct PublishedDistributionTests {
         for _ in 0..<count {
             let delay = draw(&random, published)
             if let u = Specification.transform(of: delay, under: published, spread: spread.unitDouble()) {
-                pool.add(transform: u, family: policy.family, failures: failures)
+                pool.add(
+                    transform: u, family: policy.family, failures: failures,
+                    atom: Specification.atom(of: delay, under: published))
             }
         }
         return pool
@@ -96,7 +102,8 @@ struct PublishedDistributionTests {
         let noAtom = pooled(decorrelated, failures: 5, count: 2_000) { random, _ in
             random.duration(in: .seconds(1) ... .seconds(30))
         }
-        #expect(noAtom.rejections().count == 1, "\(noAtom.verdicts())")
+        // Both the χ² of the group and the count at the cap (0 of about 1,000 expected).
+        #expect(noAtom.rejections().map(\.subject) == ["decorrelated-jitter after 5 failures", "decorrelated-jitter at the cap"])
     }
 
     @Test("pools add up, survive a report's keys, and leave groups too small untested")
@@ -105,7 +112,7 @@ struct PublishedDistributionTests {
         for index in 0..<150 { pool.add(transform: Double(index) / 150, family: .table, failures: 12) }
         pool.add(transform: 0.5, family: .exponential, failures: 1)
         #expect(pool.total == 151)
-        #expect(pool.verdicts().map(\.group) == [.init(family: .table, failures: 7)])
+        #expect(pool.verdicts().map(\.subject) == ["table after 7+ failures"])
         let restored = try #require(BackoffDelayPool(keyedCounts: pool.keyedCounts))
         #expect(restored == pool)
         var doubled = pool
@@ -113,6 +120,12 @@ struct PublishedDistributionTests {
         #expect(doubled.total == 302)
         #expect(BackoffDelayPool(keyedCounts: ["warp-drive 3": Array(repeating: 0, count: 20)]) == nil)
         #expect(BackoffDelayPool(keyedCounts: ["table 3": [1, 2]]) == nil)
+        // Atom tallies add up exactly (integer billionths), in any order.
+        var atoms = BackoffDelayPool()
+        for _ in 0..<3 { atoms.add(transform: 0.9, family: .decorrelatedJitter, failures: 4, atom: (0.3, true)) }
+        let stored = try #require(atoms.keyedAtoms["decorrelated-jitter"])
+        #expect(stored == [3, 3, 900_000_000, 630_000_000])
+        #expect(BackoffDelayPool(keyedCounts: atoms.keyedCounts, keyedAtoms: atoms.keyedAtoms) == atoms)
     }
 
     @Test("the swarm draws every shipped backoff family, with parameters of its own")

@@ -49,9 +49,13 @@ public struct ExplorationReport: Codable, Equatable, Sendable {
         /// (``BackoffDelayPool/keyedCounts``); merged shards add up, then are judged once.
         /// Absent in reports written before the rule existed.
         public var backoffDelays: [String: [Int]]?
+        /// Its tallies at the cap, per family ([eligible, observed, expected, variance] in billionths).
+        public var backoffAtoms: [String: [Int64]]?
 
         /// The pool the counts describe (empty when absent or malformed).
-        public var delayPool: BackoffDelayPool { backoffDelays.flatMap(BackoffDelayPool.init(keyedCounts:)) ?? .init() }
+        public var delayPool: BackoffDelayPool {
+            BackoffDelayPool(keyedCounts: backoffDelays ?? [:], keyedAtoms: backoffAtoms ?? [:]) ?? .init()
+        }
     }
 
     /// A half-open range of seeds, `from..<to`.
@@ -123,7 +127,7 @@ public struct ExplorationReport: Codable, Equatable, Sendable {
                         )
                     },
                     deadlocked: failure.deadlocked, divergence: failure.divergence, replay: replay(failure.seed))
-            }, backoffDelays: summary.delayPool.keyedCounts)
+            }, backoffDelays: summary.delayPool.keyedCounts, backoffAtoms: summary.delayPool.keyedAtoms)
         shards = [Shard(seeds: SeedRange(seeds), wallSeconds: wallSeconds, threads: threads)]
     }
 
@@ -206,6 +210,7 @@ extension ExplorationReport.Results {
         var pool = delayPool
         pool.merge(other.delayPool)
         sum.backoffDelays = pool.keyedCounts
+        sum.backoffAtoms = pool.keyedAtoms
         sum.failures = Array(
             (failures + other.failures).sorted { $0.seed < $1.seed }.prefix(ExplorationReport.failureLimit))
         return sum

@@ -68,16 +68,17 @@ public struct BackoffDelayPool: Hashable, Sendable {
         }
     }
 
-    /// One group's judgement.
+    /// One test's judgement: a group's χ², or a family's mass at the cap.
     public struct Verdict: Hashable, Sendable, CustomStringConvertible {
-        public var group: Group
+        /// "full-jitter after 3 failures", or "decorrelated-jitter at the cap".
+        public var subject: String
         public var count: Int
-        public var statistic: Double
-        public var degreesOfFreedom: Int
+        /// The statistic in words: "χ²(19) = 708.0", "0 at the cap vs 41.3 expected".
+        public var statistic: String
         public var pValue: Double
-        /// The level this group was judged at (α over the number of groups tested).
+        /// The level this test was judged at (α over the number of tests made).
         public var level: Double
-        /// The bin furthest from its expectation, in words.
+        /// Where the delays depart most from the publication, in words.
         public var worst: String
         public var rejected: Bool { pValue < level }
 
@@ -87,24 +88,72 @@ public struct BackoffDelayPool: Hashable, Sendable {
         }
 
         public var description: String {
-            "\(group): \(count) delays, χ²(\(degreesOfFreedom)) = \(statistic.formatted(digits: 1)), "
-                + "p = \(Self.scientific(pValue)) \(rejected ? "<" : "≥") \(Self.scientific(level)); \(worst)"
+            "\(subject): \(count) delays, \(statistic), p = \(Self.scientific(pValue)) "
+                + "\(rejected ? "<" : "≥") \(Self.scientific(level)); \(worst)"
         }
     }
 
+    /// Decorrelated jitter's atom, per family: each delay that could sit at the cap adds its
+    /// published mass there (expected count) and its variance, in integer billionths so
+    /// that sums are exact in any order (threads, shards); and whether it did.
+    public struct AtomTally: Hashable, Sendable {
+        public var eligible = 0
+        public var observed = 0
+        public var expectedBillionths: Int64 = 0
+        public var varianceBillionths: Int64 = 0
+
+        public init() {}
+
+        /// The tally as a report file stores it: [eligible, observed, expected, variance].
+        public var stored: [Int64] { [Int64(eligible), Int64(observed), expectedBillionths, varianceBillionths] }
+
+        public init?(stored: [Int64]) {
+            guard stored.count == 4, stored.allSatisfy({ $0 >= 0 }), stored[1] <= stored[0] else { return nil }
+            eligible = Int(stored[0])
+            observed = Int(stored[1])
+            expectedBillionths = stored[2]
+            varianceBillionths = stored[3]
+        }
+
+        mutating func add(_ other: AtomTally) {
+            eligible += other.eligible
+            observed += other.observed
+            expectedBillionths += other.expectedBillionths
+            varianceBillionths += other.varianceBillionths
+        }
+    }
+
+    /// A family's atom is tested once the variance of its count reaches this (the normal
+    /// approximation of the Poisson binomial is then sound).
+    public static let minimumAtomVariance = 5.0
+
     /// Transform counts per group, ``binCount`` each.
     public private(set) var counts: [Group: [Int]] = [:]
+    /// The atom at the cap, per family (only decorrelated jitter has one).
+    public private(set) var atoms: [BackoffPolicy.Family: AtomTally] = [:]
 
     public init() {}
 
-    /// The pool a report file stored (``counts`` under ``Group/key``); nil if it is malformed.
-    public init?(keyedCounts: [String: [Int]]) {
+    /// The pool a report file stored (``counts`` under ``Group/key``, ``atoms`` under the
+    /// family's name); nil if it is malformed.
+    public init?(keyedCounts: [String: [Int]], keyedAtoms: [String: [Int64]] = [:]) {
         for (key, bins) in keyedCounts {
             guard let group = Group(key: key), bins.count == Self.binCount, bins.allSatisfy({ $0 >= 0 }) else {
                 return nil
             }
             counts[group] = bins
         }
+        for (key, stored) in keyedAtoms {
+            guard let family = BackoffPolicy.Family(rawValue: key), let tally = AtomTally(stored: stored) else {
+                return nil
+            }
+            atoms[family] = tally
+        }
+    }
+
+    /// The atom tallies under the family's name, for a report file.
+    public var keyedAtoms: [String: [Int64]] {
+        Dictionary(uniqueKeysWithValues: atoms.map { ($0.key.rawValue, $0.value.stored) })
     }
 
     /// The counts under ``Group/key``, for a report file.
@@ -115,10 +164,20 @@ public struct BackoffDelayPool: Hashable, Sendable {
     /// Delays pooled so far.
     public var total: Int { counts.values.reduce(0) { $0 + $1.reduce(0, +) } }
 
-    /// Counts one delay's transform `u` (in [0, 1]).
-    public mutating func add(transform u: Double, family: BackoffPolicy.Family, failures: Int) {
+    /// Counts one delay's transform `u` (in [0, 1]), and, for a delay that could sit at an
+    /// atom, the atom's published mass and whether it did.
+    public mutating func add(
+        transform u: Double, family: BackoffPolicy.Family, failures: Int, atom: (mass: Double, hit: Bool)? = nil
+    ) {
         let bin = min(Self.binCount - 1, max(0, Int(u * Double(Self.binCount))))
         counts[Group(family: family, failures: failures), default: Array(repeating: 0, count: Self.binCount)][bin] += 1
+        guard let atom else { return }
+        var tally = atoms[family] ?? AtomTally()
+        tally.eligible += 1
+        if atom.hit { tally.observed += 1 }
+        tally.expectedBillionths += Int64((atom.mass * 1e9).rounded())
+        tally.varianceBillionths += Int64((atom.mass * (1 - atom.mass) * 1e9).rounded())
+        atoms[family] = tally
     }
 
     /// Adds another pool's counts (another run's, another shard's).
@@ -128,27 +187,44 @@ public struct BackoffDelayPool: Hashable, Sendable {
             for index in sum.indices { sum[index] += bins[index] }
             counts[group] = sum
         }
+        for (family, tally) in other.atoms { atoms[family, default: AtomTally()].add(tally) }
     }
 
-    /// The verdict of every group large enough to test, in group order, each at α / m for
-    /// the m groups tested.
+    /// The verdict of every test the pool is large enough for, each at α / m for the m tests
+    /// made: a χ² per group, in group order, then the mass at the cap per family.
     public func verdicts(alpha: Double = Specification.falseAlarmAlpha) -> [Verdict] {
-        let tested = counts.keys.sorted().filter { (counts[$0] ?? []).reduce(0, +) >= Self.minimumCount }
-        let level = alpha / Double(max(1, tested.count))
+        let groups = counts.keys.sorted().filter { (counts[$0] ?? []).reduce(0, +) >= Self.minimumCount }
+        let families = atoms.keys.sorted().filter {
+            Double(atoms[$0]?.varianceBillionths ?? 0) / 1e9 >= Self.minimumAtomVariance
+        }
+        let level = alpha / Double(max(1, groups.count + families.count))
         let edges = (0...Self.binCount).map { Double($0) / Double(Self.binCount) }
-        return tested.map { group in
+        let binned = groups.map { group in
             let bins = counts[group] ?? []
             let n = bins.reduce(0, +)
             let expected = Array(repeating: Double(n) / Double(Self.binCount), count: Self.binCount)
             let test = ChiSquareTest(observed: bins, expected: expected, edges: edges)
             let bin = test.worstBin
-            let worst =
-                "U in [\(bin.lower.formatted(digits: 2)), \(bin.upper.formatted(digits: 2))): \(bin.observed) delays vs "
-                + "\(bin.expected.formatted(digits: 1)) expected"
             return Verdict(
-                group: group, count: n, statistic: test.statistic, degreesOfFreedom: test.degreesOfFreedom,
-                pValue: test.pValue, level: level, worst: worst)
+                subject: "\(group)", count: n,
+                statistic: "χ²(\(test.degreesOfFreedom)) = \(test.statistic.formatted(digits: 1))", pValue: test.pValue,
+                level: level,
+                worst: "U in [\(bin.lower.formatted(digits: 2)), \(bin.upper.formatted(digits: 2))): \(bin.observed) "
+                    + "delays vs \(bin.expected.formatted(digits: 1)) expected")
         }
+        let atStake = families.map { family in
+            let tally = atoms[family] ?? AtomTally()
+            let expected = Double(tally.expectedBillionths) / 1e9
+            let variance = Double(tally.varianceBillionths) / 1e9
+            // The count at the cap is a Poisson binomial: its normal approximation, two-sided.
+            let z = (Double(tally.observed) - expected) / variance.squareRoot()
+            return Verdict(
+                subject: "\(family.rawValue) at the cap", count: tally.eligible,
+                statistic: "\(tally.observed) at the cap vs \(expected.formatted(digits: 1)) expected (z = \(z.formatted(digits: 2)))",
+                pValue: SpecialFunctions.normalTwoSided(z), level: level,
+                worst: "\(tally.eligible) delays that could sit at the cap")
+        }
+        return binned + atStake
     }
 
     /// The groups whose delays do not follow their publication.

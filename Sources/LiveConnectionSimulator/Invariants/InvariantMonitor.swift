@@ -97,9 +97,11 @@ public final class InvariantMonitor: Sendable {
             })
     }
 
-    /// The app makes `call` now (call it just before the manager's method): what the app
-    /// wants is taken from these calls from then on, not from the inputs the shell hands the
-    /// machine, so a shell that forwards the wrong intent cannot hide it.
+    /// The app makes `call` now (call it just before the manager's method, and ``check()``
+    /// after it returns): what the app wants is taken from the call, not from the input the
+    /// shell hands the machine for it, so a shell that forwards the wrong intent, or none,
+    /// cannot hide it. The wish takes effect when the manager receives the call (inputs
+    /// queued ahead of it are judged by what the app wanted before).
     public func app(_ call: AppCall) {
         state.withLock { $0.noteAppCall(call) }
     }
@@ -134,6 +136,7 @@ public final class InvariantMonitor: Sendable {
         let now = self.now()
         report(
             state.withLock { state in
+                state.settleAppCalls()
                 state.checkTime(now: now)
                 return state.takeNewViolation()
             })

@@ -119,69 +119,22 @@ extension MonitorState {
         }
     }
 
-    /// Records what the app wants, from a call the app made (``AppCall``).
-    mutating func noteAppCall(_ call: AppCall) {
-        appReportsCalls = true
-        switch call {
-        case .connect(let url):
-            wanted = true
-            stopped = false
-            lastConnectURL = url
-            failuresSinceIntent = 0
-            previousDelayCertain = false
-        case .disconnect:
-            wanted = false
-        case .foreground(let value):
-            foreground = value
-            if value {
-                failuresSinceIntent = 0
-                previousDelayCertain = false
-            }
-        case .subscribe(let topic):
-            if !topics.contains(topic) { topics.append(topic) }
-        case .unsubscribe(let topic):
-            topics.removeAll { $0 == topic }
-        }
-    }
-
-    /// Records what the app wants (unless its calls are reported: then only what the
-    /// machine's own inputs say); returns true if this input stops the connection for good.
+    /// Records what the app wants, from the app's own call when it was reported (the
+    /// oldest one of this kind not yet matched), else from the input; returns true if this
+    /// input stops the connection for good.
     private mutating func noteIntent(_ input: Input) -> Bool {
-        if appReportsCalls {
-            switch input {
-            // The app's calls said it; a disconnect stops once its own effects are judged.
-            case .connect, .setForeground, .subscribe, .unsubscribe: return false
-            case .disconnect: return true
-            default: break
-            }
+        if let call = takePendingCall(matching: input) ?? AppCall(input) {
+            apply(call)
+            return false
         }
         switch input {
-        case .connect:
-            wanted = true
-            stopped = false
-            failuresSinceIntent = 0
-            previousDelayCertain = false
-        case .disconnect:
-            wanted = false
-            stopped = true
-        case .setForeground(let value):
-            foreground = value
-            if value {
-                failuresSinceIntent = 0
-                previousDelayCertain = false
-            }
-        case .subscribe(let topic):
-            if !topics.contains(topic) { topics.append(topic) }
-        case .unsubscribe(let topic):
-            topics.removeAll { $0 == topic }
         case .closedByPeer(let g, let code, _):
             return g == live && specification.isTerminal(close: code)
         case .connectFailed(let g, .handshakeRejected(let status)):
             return g == live && specification.isTerminal(handshakeStatus: status)
         default:
-            break
+            return false
         }
-        return false
     }
 
     /// The backoff-reset rule (docs/architecture.md): the open connection's first answer
@@ -239,7 +192,9 @@ extension MonitorState {
         let published = specification.publishedDelay(policy, afterFailures: failures, previous: previousDelay)
         let spread = spreadRandom.unitDouble()
         guard let u = Specification.transform(of: delay, under: published, spread: spread) else { return }
-        delayPool.add(transform: u, family: policy.family, failures: failures)
+        delayPool.add(
+            transform: u, family: policy.family, failures: failures,
+            atom: Specification.atom(of: delay, under: published))
     }
 
     /// Opening: the handshake happened and every topic was resubscribed on this socket.

@@ -50,7 +50,6 @@ extension MonitorState {
     mutating func observeSurface(_ input: Input, _ effects: [Effect], before: Before, now: VirtualClock.Instant) {
         switch input {
         case .connect(let endpoint):
-            if !appReportsCalls { lastConnectURL = endpoint.url }
             checkConnectionMoves(to: endpoint.url, effects, before: before, now: now)
         case .timerFired(.retry): retryArmed = false
         case .credentialsRefreshed: refreshPending = false

@@ -43,8 +43,8 @@ struct MonitorState {
     var reportedPhase: Phase = .idle
 
     // What the app asked for.
-    /// The app's calls are reported (``AppCall``): intents come from them, not from inputs.
-    var appReportsCalls = false
+    /// The app's calls told and not yet received by the manager (``AppCall``).
+    var pendingCalls: [AppCall] = []
     var topics: [String] = []
     var wanted = false
     var foreground = true
@@ -58,8 +58,9 @@ struct MonitorState {
     /// `backoff-distribution`: the delays whose failure count (and, for decorrelated jitter,
     /// previous delay) the monitor knows for certain, as transforms (``BackoffDelayPool``).
     var delayPool = BackoffDelayPool()
-    /// No intent or refresh since the count last started again, so `previousDelay` is the
-    /// one the policy grows from.
+    /// No refresh since the count last started again, so `previousDelay` is the one the
+    /// policy grows from. (After an intent the counts since it and since the last proof differ
+    /// until the next proof, so no delay is pooled then anyway.)
     var previousDelayCertain = true
     /// The judge's own stream for spreading a transform over an atom: never the manager's.
     var spreadRandom = Xoshiro256StarStar(seed: 0x706F_6F6C_6564_5F55)

@@ -83,6 +83,16 @@ extension Specification {
     /// alarm with probability about 1 %.
     public static let falseAlarmAlpha = 1e-6
 
+    /// The atom `delay` could have sat at under `distribution` (a clamped uniform's cap when
+    /// the range passes it): its published mass, and whether the delay is there. Nil when the
+    /// distribution has no atom a draw can miss.
+    public static func atom(of delay: Duration, under distribution: DelayDistribution) -> (mass: Double, hit: Bool)? {
+        guard case .clampedUniform(let range, let cap) = distribution else { return nil }
+        let low = range.lowerBound.nanoseconds, high = range.upperBound.nanoseconds, c = cap.nanoseconds
+        guard high > c, c > low else { return nil }
+        return (Double(high - c) / Double(high - low), delay.nanoseconds >= c)
+    }
+
     /// The randomized probability integral transform of `delay` under `distribution`:
     /// F(delay) on a continuous part; at an atom (a clamped uniform's cap) a point drawn
     /// uniformly over the jump by `spread` (a uniform draw in [0, 1) from the judge's own
