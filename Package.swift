@@ -58,7 +58,8 @@ let package = Package(
             name: "LiveTestServer", dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection"],
             swiftSettings: strict),
         .testTarget(
-            name: "LiveConnectionSimulatorTests", dependencies: ["LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
+            name: "LiveConnectionSimulatorTests",
+            dependencies: ["LiveConnectionSimulator", "LiveConnection", "LiveServerContract", "TestScheduling"],
             swiftSettings: strict),
         // What every benchmark executable records about the machine it ran on.
         .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
@@ -106,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
-                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveConnectionSimulator",
+                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveServerContract", "LiveConnectionSimulator",
                 "LiveConnectionTesting", "TestScheduling",
             ],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),

@@ -23,8 +23,16 @@ public import LiveConnection
 ///
 /// Sequence numbers are global and start at 1; the log keeps the last `logCapacity`
 /// entries, so a resume from further back than that truly lost messages (and the client
-/// must report a gap). A restart forgets subscriptions and keeps the log, as a server
-/// with a durable log does.
+/// must report a gap). A restart forgets subscriptions and cursors and keeps the log, as a
+/// server with a durable log does.
+///
+/// Frames are read as JSON (``ContractFrame/read(_:)``); a contract frame the server cannot
+/// obey gets a ``Reply/refuse(_:)``, counted in ``refusedFrames``. What the contract records of
+/// its clients is bounded whatever they send: the commands and the subscription log keep
+/// their last ``recordCapacity`` entries (with totals, so a reader that follows them by
+/// position knows what it missed), a command's text is kept whole up to
+/// ``recordedTextLimit`` bytes and as its length and hash beyond, and a connection's state
+/// is gone when it is dropped.
 public struct LiveContract: Sendable {
     /// One broadcast, as logged.
     public struct Entry: Hashable, Sendable {
@@ -49,7 +57,22 @@ public struct LiveContract: Sendable {
         case none
         /// Send these entries to the connection, in order (a resume).
         case replay([Entry])
+        /// A contract frame the server cannot obey: send the connection
+        /// ``LiveContract/errorFrame(_:)`` with this reason (the connection stays open).
+        case refuse(String)
     }
+
+    /// The answer to an unreadable contract frame: `{"type":"error","reason":R}`. A text
+    /// frame without `seq`, so a client takes it as a message of no topic, never as data.
+    public static func errorFrame(_ reason: String) -> Message {
+        .text(#"{"type":"error","reason":\#(reason.jsonQuoted)}"#)
+    }
+
+    /// Entries kept of the commands and of the subscription log.
+    public static let recordCapacity = 1_000
+    /// A command's text is kept whole up to this many bytes; a longer one as
+    /// "<N bytes, fnv1a 0x…>" (equal texts still compare equal).
+    public static let recordedTextLimit = 256
 
     /// How many entries the log keeps.
     public let logCapacity: Int
@@ -57,12 +80,18 @@ public struct LiveContract: Sendable {
     public private(set) var log: [Entry] = []
     /// The last sequence number assigned.
     public private(set) var lastSequence: UInt64 = 0
-    /// Topics per connection, in subscription order (connections are numbered from 1).
-    private var subscriptions: [(connection: Int, topics: [String], cursor: UInt64?)] = []
-    /// "connection:topic" for every subscribe frame, in arrival order (seed 000's log).
-    public private(set) var subscriptionLog: [String] = []
-    /// Every command frame (a frame that is not a control frame), with its connection.
-    public private(set) var commands: [(connection: Int, text: String)] = []
+    /// Topics per connection, in subscription order (connections are numbered from 1), and
+    /// the same as a set: a subscribe costs the same with 50,000 topics as with one.
+    private var subscriptions: [(connection: Int, topics: [String], known: Set<String>, cursor: UInt64?)] = []
+    /// "connection:topic" for the last ``recordCapacity`` subscribe frames, in arrival order
+    /// (seed 000's log).
+    public private(set) var subscriptionLog = RecentRecords<String>(capacity: LiveContract.recordCapacity)
+    /// The last ``recordCapacity`` command frames (frames that are not contract frames), with
+    /// their connections.
+    public private(set) var commands = RecentRecords<(connection: Int, text: String)>(
+        capacity: LiveContract.recordCapacity)
+    /// Contract frames refused as unreadable (answered with ``errorFrame(_:)``).
+    public private(set) var refusedFrames = 0
 
     public init(logCapacity: Int = 1_000) {
         precondition(logCapacity > 0, "a server log needs room for one entry")
@@ -78,28 +107,45 @@ public struct LiveContract: Sendable {
             commands.append((connection, "binary \(message.data.count) bytes"))
             return .none
         }
-        switch ContractFrame(text) {
+        let frame: ContractFrame
+        switch ContractFrame.read(text) {
+        case .frame(let read): frame = read
+        case .unreadable(let reason):
+            refusedFrames += 1
+            return .refuse(reason)
+        case .command:
+            commands.append((connection, Self.recorded(text)))
+            return .none
+        }
+        switch frame {
         case .subscribe(let topic):
-            subscriptionLog.append("\(connection):\(topic)")
+            subscriptionLog.append("\(connection):\(Self.recorded(topic))")
             let index = slot(for: connection)
-            guard !subscriptions[index].topics.contains(topic) else { return .none }
+            guard subscriptions[index].known.insert(topic).inserted else { return .none }
             subscriptions[index].topics.append(topic)
             guard let cursor = subscriptions[index].cursor else { return .none }
             let missed = log.filter { $0.sequence > cursor && $0.topic == topic }
             return missed.isEmpty ? .none : .replay(missed)
         case .unsubscribe(let topic):
             let index = slot(for: connection)
+            guard subscriptions[index].known.remove(topic) != nil else { return .none }
             subscriptions[index].topics.removeAll { $0 == topic }
             return .none
         case .resume(let after):
             let index = slot(for: connection)
             subscriptions[index].cursor = after
-            let topics = subscriptions[index].topics
+            let topics = subscriptions[index].known
             return .replay(log.filter { $0.sequence > after && topics.contains($0.topic) })
-        case nil:
-            commands.append((connection, text))
-            return .none
         }
+    }
+
+    /// A client's text as the records keep it: whole when short, else its length and hash.
+    static func recorded(_ text: String) -> String {
+        let bytes = text.utf8
+        guard bytes.count > recordedTextLimit else { return text }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "<\(bytes.count) bytes, fnv1a 0x\(String(hash, radix: 16))>"
     }
 
     /// Logs a broadcast and returns it (evicting the oldest entry when full).
@@ -115,7 +161,7 @@ public struct LiveContract: Sendable {
     /// cursors move past it.
     public mutating func recipients(of entry: Entry) -> [Int] {
         var result: [Int] = []
-        for index in subscriptions.indices where subscriptions[index].topics.contains(entry.topic) {
+        for index in subscriptions.indices where subscriptions[index].known.contains(entry.topic) {
             result.append(subscriptions[index].connection)
             if subscriptions[index].cursor != nil { subscriptions[index].cursor = entry.sequence }
         }
@@ -139,54 +185,7 @@ public struct LiveContract: Sendable {
 
     private mutating func slot(for connection: Int) -> Int {
         if let index = subscriptions.firstIndex(where: { $0.connection == connection }) { return index }
-        subscriptions.append((connection, [], nil))
+        subscriptions.append((connection, [], [], nil))
         return subscriptions.count - 1
-    }
-}
-
-/// The three contract frames of `SubscriptionProtocol.json`, recognised without a JSON parser.
-public enum ContractFrame: Equatable, Sendable {
-    case subscribe(String)
-    case unsubscribe(String)
-    case resume(UInt64)
-
-    public init?(_ text: String) {
-        // The manager spells these exactly so (SubscriptionProtocol.json); anything else
-        // is an application command.
-        if let topic = Self.string(after: #"{"type":"subscribe","topic":"#, in: text) {
-            self = .subscribe(topic)
-        } else if let topic = Self.string(after: #"{"type":"unsubscribe","topic":"#, in: text) {
-            self = .unsubscribe(topic)
-        } else if text.hasPrefix(#"{"type":"resume","after":"#), text.hasSuffix("}"),
-            let after = UInt64(text.dropFirst(#"{"type":"resume","after":"#.count).dropLast())
-        {
-            self = .resume(after)
-        } else {
-            return nil
-        }
-    }
-
-    /// The JSON string literal between `prefix` and the closing `}`, unescaped.
-    private static func string(after prefix: String, in text: String) -> String? {
-        guard text.hasPrefix(prefix), text.hasSuffix("\"}") else { return nil }
-        let literal = text.dropFirst(prefix.count + 1).dropLast(2)
-        var out = ""
-        var escaping = false
-        for character in literal {
-            if escaping {
-                switch character {
-                case "n": out.append("\n")
-                case "r": out.append("\r")
-                case "t": out.append("\t")
-                default: out.append(character)
-                }
-                escaping = false
-            } else if character == "\\" {
-                escaping = true
-            } else {
-                out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -146,6 +146,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
             ("handshakesRefused", stats.handshakesRefused), ("handshakeTimeouts", stats.handshakeTimeouts),
             ("protocolFailures", stats.protocolFailures), ("resets", stats.resets), ("idleDrops", stats.idleDrops),
             ("open", target.server.openConnections.count), ("lastSequence", Int(target.lastSequence)),
+            ("refusedFrames", target.refusedFrames),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
             + ",\"frozen\":\(target.server.isFrozen)}"

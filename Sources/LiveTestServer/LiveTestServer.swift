@@ -51,7 +51,10 @@ public final class LiveTestServer: Sendable {
     }
 
     /// "connection:topic" for every subscribe frame, in arrival order (seed 000's log).
-    public var subscriptionLog: [String] { live.contract { $0.subscriptionLog } }
+    public var subscriptionLog: [String] { live.contract { Array($0.subscriptionLog) } }
+
+    /// Contract frames refused as unreadable, each answered with an error frame.
+    public var refusedFrames: Int { live.contract { $0.refusedFrames } }
 
     /// The topics a connection is subscribed to now.
     public func topics(of connection: Int) -> [String] { live.contract { $0.topics(of: connection) } }
@@ -95,8 +98,10 @@ final class LiveHandler: WebSocketServerHandler {
     func received(_ message: Message, on connection: ServerConnection) async {
         state.withLock { state in
             guard let number = state.numbers[connection.id] else { return }
-            if case .replay(let entries) = state.contract.handle(message, from: number) {
-                for entry in entries { connection.send(entry.message) }
+            switch state.contract.handle(message, from: number) {
+            case .none: break
+            case .replay(let entries): for entry in entries { connection.send(entry.message) }
+            case .refuse(let reason): connection.send(LiveContract.errorFrame(reason))
             }
         }
     }

@@ -103,7 +103,10 @@ struct PublishedDistributionTests {
             random.duration(in: .seconds(1) ... .seconds(30))
         }
         // Both the χ² of the group and the count at the cap (0 of about 1,000 expected).
-        #expect(noAtom.rejections().map(\.subject) == ["decorrelated-jitter after 5 failures", "decorrelated-jitter at the cap"])
+        #expect(
+            noAtom.rejections().map(\.subject) == [
+                "decorrelated-jitter after 5 failures", "decorrelated-jitter at the cap",
+            ])
     }
 
     @Test("pools add up, survive a report's keys, and leave groups too small untested")

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import LiveServerContract
 import LiveTestServer
 import TestScheduling
 import Testing
@@ -69,6 +70,40 @@ struct AdminEndpointTests {
             #expect(
                 try await Self.request(admin.port, "POST", "/close?code=4001&reason=token%20expired") == (200, "ok\n"))
             #expect(try await client.receive() == .closed(code: .tokenExpired, reason: "token expired"))
+            group.cancelAll()
+        }
+    }
+
+    @Test(
+        "a subscribe spelled as Python spells JSON works; an unreadable contract frame gets an error frame and a counter"
+    )
+    func contractFramesAsJSON() async throws {
+        let live = try LiveTestServer(configuration: .init())
+        let admin = try WebSocketServer(configuration: .init(), handler: AdminEndpoint(controlling: live))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await live.run() }
+            group.addTask { await admin.run() }
+            group.addTask {
+                try await ContinuousClock().sleep(for: .seconds(60))
+                throw ServerHarness.TimedOut()
+            }
+            let client = try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
+                Endpoint(url: URL(string: "ws://127.0.0.1:\(live.port)/live")!))
+            // json.dumps({"type": "subscribe", "topic": "loans"}) with the keys the other way round.
+            try await client.send(.text(#"{"topic": "loans", "type": "subscribe"}"#))
+            try await client.send(.text(#"{"type": "resume", "after": -3}"#))
+            let refusal = try await client.receive()
+            #expect(
+                refusal
+                    == .message(
+                        LiveContract.errorFrame(
+                            #"resume needs "after": a non-negative integer (the last sequence number received)"#)))
+            while try await Self.request(admin.port, "GET", "/subscriptions").1.contains("1:loans") == false {
+                try await ContinuousClock().sleep(for: .milliseconds(20))
+            }
+            #expect(try await Self.request(admin.port, "POST", "/broadcast?topic=loans&text=hi").0 == 200)
+            #expect(try await client.receive() == .message(.text(#"{"seq":1,"topic":"loans","text":"hi"}"#)))
+            #expect(try await Self.request(admin.port, "GET", "/stats").1.contains(#""refusedFrames":1"#))
             group.cancelAll()
         }
     }

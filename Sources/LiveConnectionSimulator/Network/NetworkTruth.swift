@@ -108,15 +108,17 @@ extension SimulatedNetwork {
     }
 
     /// How many command frames the server has received.
-    public var commandCount: Int { state.withLock { $0.server.commands.count } }
+    public var commandCount: Int { state.withLock { $0.server.commands.total } }
 
-    /// The command frames received from position `start` on, with their connection.
+    /// The command frames received from position `start` on that the server still records
+    /// (its last `LiveContract.recordCapacity`), with their connection.
     public func commands(from start: Int) -> [(connection: Int, text: String)] {
-        state.withLock { Array($0.server.commands[min(start, $0.server.commands.count)...]) }
+        state.withLock { $0.server.commands.since(start) }
     }
 
-    /// "connection:topic" for every subscribe frame the server took, in order.
-    public var subscriptionLog: [String] { state.withLock { $0.server.subscriptionLog } }
+    /// "connection:topic" for the subscribe frames the server took, in order (its last
+    /// `LiveContract.recordCapacity`).
+    public var subscriptionLog: [String] { state.withLock { Array($0.server.subscriptionLog) } }
 
     /// The oldest sequence number the server can still replay.
     public var oldestRetainedSequence: UInt64 { state.withLock { $0.server.oldestRetained } }

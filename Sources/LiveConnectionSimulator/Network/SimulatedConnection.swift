@@ -37,10 +37,16 @@ public struct SimulatedConnection: TransportConnection {
             // A silent peer (or one that already closed) takes nothing: the frame is written into the void.
             if !state.isSilent(state.links[index]), link.endedByServerAt == nil {
                 state.touch(index, now: now)
-                if case .replay(let entries) = state.server.handle(message, from: index + 1) {
+                switch state.server.handle(message, from: index + 1) {
+                case .none: break
+                case .replay(let entries):
                     for entry in entries {
                         state.links[index].enqueue(.success(.message(entry.message)), now: now, latency: state.latency)
                     }
+                case .refuse(let reason):
+                    // The same answer as the real server's: an error frame, the connection kept.
+                    state.links[index].enqueue(
+                        .success(.message(LiveContract.errorFrame(reason))), now: now, latency: state.latency)
                 }
             }
             let delay = state.delayNextSend
