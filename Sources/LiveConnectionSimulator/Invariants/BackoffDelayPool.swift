@@ -220,7 +220,8 @@ public struct BackoffDelayPool: Hashable, Sendable {
             let z = (Double(tally.observed) - expected) / variance.squareRoot()
             return Verdict(
                 subject: "\(family.rawValue) at the cap", count: tally.eligible,
-                statistic: "\(tally.observed) at the cap vs \(expected.formatted(digits: 1)) expected (z = \(z.formatted(digits: 2)))",
+                statistic:
+                    "\(tally.observed) at the cap vs \(expected.formatted(digits: 1)) expected (z = \(z.formatted(digits: 2)))",
                 pValue: SpecialFunctions.normalTwoSided(z), level: level,
                 worst: "\(tally.eligible) delays that could sit at the cap")
         }
