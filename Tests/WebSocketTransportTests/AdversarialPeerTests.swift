@@ -107,15 +107,7 @@ struct AdversarialPeerTests {
         default:
             #expect(ending == scenario.ending)
         }
-        let report = try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
-            Endpoint(url: server.url("/report?id=\(id)")))
-        guard case .message(.text(let record)) = try await report.receive() else {
-            Issue.record("no report")
-            return
-        }
-        let lines = record.split(separator: "\n").map(String.init)
-        #expect(lines == scenario.record)
-        await report.close(code: .normal, reason: "")
+        #expect(try await server.adversarialRecord(of: id) == scenario.record)
     }
 
     @Test("refuses a subprotocol the client did not offer")
@@ -136,5 +128,18 @@ struct AdversarialPeerTests {
             try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
                 Endpoint(url: server.url("/case/bad-accept")))
         }
+    }
+}
+
+extension PeerServer {
+    /// What `adversarial_server.py` recorded of the client's side of case `id`, one event a
+    /// line ("close 1009", "pong 6d6964"); nil if the server sent no report.
+    func adversarialRecord(of id: String) async throws -> [String]? {
+        let report = try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
+            Endpoint(url: url("/report?id=\(id)")))
+        let event = try await report.receive()
+        await report.close(code: .normal, reason: "")
+        guard case .message(.text(let record)) = event else { return nil }
+        return record.split(separator: "\n").map(String.init)
     }
 }

@@ -130,9 +130,11 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
 enum SharedPeers {
     private static let echoServer = OnceServer("echo_server.py")
     private static let adversarialServer = OnceServer("adversarial_server.py")
+    private static let pongServer = OnceServer("pong_server.py")
 
     static var echo: PeerServer { get async throws { try await echoServer.get() } }
     static var adversarial: PeerServer { get async throws { try await adversarialServer.get() } }
+    static var pong: PeerServer { get async throws { try await pongServer.get() } }
 }
 
 /// Starts its server on first use; later callers wait for the same one.

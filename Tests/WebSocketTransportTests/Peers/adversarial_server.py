@@ -52,6 +52,16 @@ def close(code, reason=b""):
 
 BAD_UTF8 = "κόσμε".encode() + b"\xed\xa0\x80" + b"edited"
 GOOD_UTF8 = "κόσμε 𝄞 €".encode()
+# The limit-* scenarios' message: 100 000 bytes, the limit the tests set or one byte over it.
+LIMIT_TEXT = ("é" * 50_000).encode()
+LIMIT_BINARY = bytes(i % 251 for i in range(100_000))
+
+
+def fragmented(opcode, payload):
+    """Three fragments (the first ends inside a two-byte character), a ping after the first."""
+    return [frame(opcode, payload[:33_333], fin=False), frame(0x9, b"mid"),
+            frame(0x0, payload[33_333:66_666], fin=False), frame(0x0, payload[66_666:])]
+
 
 # Each scenario: the bytes to send after the handshake (a list: each item is written and
 # drained separately, so a list of single bytes arrives as many tiny TCP segments).
@@ -101,6 +111,10 @@ SCENARIOS = {
     # 9: limits (the tests set the client's limit)
     "message-2mib": [frame(0x2, bytes(2 << 20)), close(1000)],
     "length-2-62": [frame(0x2, b"", length=1 << 62)],
+    "limit-text": [frame(0x1, LIMIT_TEXT), close(1000)],
+    "limit-binary": [frame(0x2, LIMIT_BINARY), close(1000)],
+    "limit-text-fragmented": fragmented(0x1, LIMIT_TEXT) + [close(1000)],
+    "limit-binary-fragmented": fragmented(0x2, LIMIT_BINARY) + [close(1000)],
     # masking and length encoding
     "masked": [frame(0x1, "hidden", mask=b"\x01\x02\x03\x04")],
     "length-top-bit": [bytes([0x82, 127, 0x80, 0, 0, 0, 0, 0, 0, 1])],
