@@ -5,7 +5,7 @@ import Testing
 @testable import WebSocketTransport
 
 /// The connection's protocol duties, against an in-memory server (no sockets, no Python).
-@Suite("WebSocket connection")
+@Suite("WebSocket connection", .timeLimit(.minutes(2)))
 struct ConnectionTests {
     static func connection(
         _ stream: ScriptedStream, seed: UInt64 = 1, maxMessageSize: Int = 1 << 20,
