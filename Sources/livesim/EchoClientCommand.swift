@@ -38,50 +38,30 @@ extension Command {
     private static func echo(_ endpoint: Endpoint, transport: WebSocketTransport, timeout: Duration) async -> Int32 {
         do {
             let connection = try await transport.open(endpoint)
-            while true {
-                let event: TransportEvent
-                do {
-                    event = try await within(timeout) { try await connection.receive() }
-                } catch is TimedOut {
-                    await connection.close(code: .goingAway, reason: "no frame within \(formatDuration(timeout))")
-                    print("timed out: no frame from the server within \(formatDuration(timeout))")
-                    return 1
-                }
-                switch event {
-                case .message(let message):
-                    do {
-                        try await within(timeout) { try await connection.send(message) }
-                    } catch is TimedOut {
-                        await connection.close(code: .goingAway, reason: "send timed out")
-                        print("timed out: the server did not take a message within \(formatDuration(timeout))")
-                        return 1
+            let deadline = PeerDeadline(limit: timeout)
+            let outcome = try await deadline.watching { () async throws -> Int32 in
+                while true {
+                    let event = try await deadline.wait("no frame from the server") { try await connection.receive() }
+                    switch event {
+                    case .message(let message):
+                        try await deadline.wait("the server did not take a message") { try await connection.send(message) }
+                    case .closed(let code, let reason):
+                        print("closed \(code) \(clipped(reason, to: 200))")
+                        return code == .normal || code == CloseCode(1005) ? 0 : 2
                     }
-                case .closed(let code, let reason):
-                    print("closed \(code) \(clipped(reason, to: 200))")
-                    return code == .normal || code == CloseCode(1005) ? 0 : 2
                 }
+            }
+            switch outcome {
+            case .finished(let status):
+                return status
+            case .expired(let reason):
+                await connection.close(code: .goingAway, reason: "\(reason) within \(formatDuration(timeout))")
+                print("timed out: \(reason) within \(formatDuration(timeout))")
+                return 1
             }
         } catch {
             print(clipped(describe(error), to: 400))
             return 1
         }
-    }
-}
-
-/// The deadline passed before the work finished.
-struct TimedOut: Error {}
-
-/// Runs `work`, cancelling it after `limit` (the transport's waits honour cancellation).
-func within<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-            try await ContinuousClock().sleep(for: limit)
-            return nil
-        }
-        defer { group.cancelAll() }
-        // The first to finish decides: the work's value (or error), or nil for the deadline.
-        guard let value = try await group.next() ?? nil else { throw TimedOut() }
-        return value
     }
 }
