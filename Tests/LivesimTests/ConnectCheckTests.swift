@@ -159,7 +159,8 @@ final class LiveServeProcess {
         }
         guard connected == 0 else { throw AdminFailure(description: "connect to the admin port: errno \(errno)") }
         let request = Array(
-            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(adminPort)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                .utf8)
         guard send(socket, request, request.count, 0) == request.count else {
             throw AdminFailure(description: "send to the admin port: errno \(errno)")
         }
