@@ -223,6 +223,9 @@ struct AdminEndpointTests {
             }
             let bad = try await Self.request(port, "POST", "/latency?ms=%3Cscript%3E")
             #expect(bad.0 == 400 && !bad.1.contains("script"), "\(bad)")
+            let unparsable = try await Self.request(
+                port, "GET", "/stats", headers: ["Host: 127.0.0.1:\(port)", "<script>"])
+            #expect(unparsable.0 == 400 && !unparsable.1.contains("<script>"), "\(unparsable)")
             let undecodable = try await Self.request(port, "POST", "/latency?ms=%zz")
             #expect(undecodable.0 == 400 && !undecodable.1.contains("zz"), "\(undecodable)")
         }
