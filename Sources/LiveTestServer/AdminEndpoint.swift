@@ -165,7 +165,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
             let sequence = target.broadcast(topic: topic, text: text)
             return HTTPResponse(status: 200, body: #"{"seq":\#(sequence)}"# + "\n", contentType: "application/json")
         case "/subscriptions":
-            return HTTPResponse(status: 200, body: subscriptionsJSON() + "\n", contentType: "application/json")
+            return subscriptionsJSON()
         case "/stats":
             return HTTPResponse(status: 200, body: statisticsJSON() + "\n", contentType: "application/json")
         default: preconditionFailure("route \(path) is listed but not handled")
@@ -200,18 +200,23 @@ public struct AdminEndpoint: WebSocketServerHandler {
         }
     }
 
-    /// Built in one buffer, a piece per connection (a few hundred MB for a server with
-    /// thousands of connections each holding thousands of topics); the server writes it out in
-    /// slices with a deadline per slice, so its size is no reason to cut it off.
-    private func subscriptionsJSON() -> String {
-        var json = #"{"log":["#
-        json += target.subscriptionLog.map(\.jsonQuoted).joined(separator: ",")
-        json += #"],"connections":{"#
-        for connection in stride(from: 1, through: target.connectionCount, by: 1) {
-            if connection > 1 { json += "," }
-            json += "\"\(connection)\":[" + target.topics(of: connection).map(\.jsonQuoted).joined(separator: ",") + "]"
+    /// Made while it is written, a piece per connection (chunked): a server with thousands of
+    /// connections each holding thousands of topics answers tens of MB, and holds one
+    /// connection's part at a time. Connections are those opened when the request came; each
+    /// one's topics are read when its piece is made.
+    private func subscriptionsJSON() -> HTTPResponse {
+        let count = target.connectionCount
+        return HTTPResponse(status: 200, contentType: "application/json") { [target] index in
+            if index == 0 {
+                let log = target.subscriptionLog.map(\.jsonQuoted).joined(separator: ",")
+                return Array((#"{"log":["# + log + #"],"connections":{"#).utf8)
+            }
+            if index <= count {
+                let topics = target.topics(of: index).map(\.jsonQuoted).joined(separator: ",")
+                return Array(((index > 1 ? "," : "") + "\"\(index)\":[" + topics + "]").utf8)
+            }
+            return index == count + 1 ? Array("}}\n".utf8) : nil
         }
-        return json + "}}"
     }
 
     private func statisticsJSON() -> String {

@@ -125,23 +125,35 @@ extension WebSocketServer {
         return await handler.plainRequest(head, body: Array(body.prefix(length)))
     }
 
-    /// Writes a plain answer, then closes lingering (so it is not lost to a reset). A large answer
-    /// goes out in slices, each with its own deadline: a client that keeps reading gets all of it,
-    /// however long that takes; one that stops is dropped after a close timeout without progress.
+    /// Writes a plain answer, then closes lingering (so it is not lost to a reset). It goes out
+    /// in slices of at most 64 KiB, a made body piece by piece as chunks, each write with its
+    /// own deadline: a client that keeps reading gets all of it, however long that takes; one
+    /// that stops for a handshake timeout is reset (a chunked answer then lacks its last chunk).
     private func send(_ response: HTTPResponse, on stream: any ByteStream) async {
-        let bytes = response.bytes
+        do throws(TransportError) {
+            try await write(response.pieces == nil ? response.bytes : response.head, on: stream)
+            if let pieces = response.pieces {
+                var index = 0
+                while let piece = pieces(index) {
+                    index += 1
+                    if !piece.isEmpty { try await write(HTTPResponse.chunk(piece), on: stream) }
+                }
+                try await write(HTTPResponse.chunk([]), on: stream)
+            }
+        } catch {
+            stream.reset()
+            return
+        }
+        await stream.lingeringClose(until: .now + configuration.closeTimeout)
+    }
+
+    private func write(_ bytes: [UInt8], on stream: any ByteStream) async throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
             let end = min(offset + 65_536, bytes.count)
-            do throws(TransportError) {
-                try await stream.write(Array(bytes[offset..<end]), until: .now + configuration.handshakeTimeout)
-            } catch {
-                stream.reset()
-                return
-            }
+            try await stream.write(Array(bytes[offset..<end]), until: .now + configuration.handshakeTimeout)
             offset = end
         }
-        await stream.lingeringClose(until: .now + configuration.closeTimeout)
     }
 
     /// Applies the fault controls and the handler's decision to a valid request.
