@@ -1,10 +1,10 @@
 import Foundation
 import LiveConnection
 import LiveServerContract
-import LiveTestServer
 import TestScheduling
 import Testing
 
+@testable import LiveTestServer
 @testable import WebSocketTransport
 
 /// The live test server's admin endpoint, driven over plain HTTP as a test in another
@@ -330,6 +330,37 @@ struct AdminEndpointTests {
             }
             #expect(!live.server.isFrozen)
             #expect(admin.statistics.badBodies == 5)
+        }
+    }
+
+    /// (bound host, port, the Host a request names, accepted)
+    static let addresses: [(String, UInt16, String, Bool)] = [
+        ("127.0.0.1", 9011, "127.0.0.1:9011", true), ("127.0.0.1", 9011, "LocalHost:9011", true),
+        ("127.0.0.1", 9011, "127.0.0.1", false), ("127.0.0.1", 9011, "127.0.0.2:9011", false),
+        ("127.0.0.1", 9011, "[::1]:9011", false), ("127.0.0.1", 9011, "localhost.:9011", false),
+        ("127.0.0.1", 80, "127.0.0.1", true), ("127.0.0.1", 80, "localhost", true),
+        ("::1", 9011, "[::1]:9011", true), ("::1", 9011, "localhost:9011", true), ("::1", 9011, "::1:9011", false),
+        ("10.0.0.5", 9011, "10.0.0.5:9011", true), ("10.0.0.5", 9011, "localhost:9011", false),
+        ("0.0.0.0", 9011, "192.168.1.20:9011", true), ("0.0.0.0", 9011, "localhost:9011", true),
+        ("0.0.0.0", 9011, "[fe80::1]:9011", true), ("0.0.0.0", 9011, "192.168.1.20:9012", false),
+        ("0.0.0.0", 9011, "192.168.1.20", false), ("0.0.0.0", 9011, "evil.example:9011", false),
+        ("0.0.0.0", 9011, "1.2.3.4:9011:9011", false), ("::", 9011, "[::1]:9011", true),
+        ("::", 9011, "[evil]:9011", false),
+    ]
+
+    @Test(
+        "the Host rule: the bound literal with its port, localhost on loopback, any literal on a wildcard, never a name",
+        arguments: addresses)
+    func hostRule(host: String, port: UInt16, authority: String, accepted: Bool) {
+        #expect(AdminAccess(host: host, port: port, token: nil).accepts(authority: authority) == accepted)
+    }
+
+    @Test("the token comparison: equal only when every byte and the length are")
+    func tokenComparison() {
+        let token = Array("s3cret-T0ken".utf8)
+        #expect(AdminAccess.constantTimeEqual(token, token))
+        for other in ["", "s3cret-T0ke", "s3cret-T0ken!", "t3cret-T0ken", "s3cret-T0kem"] {
+            #expect(!AdminAccess.constantTimeEqual(Array(other.utf8), token), "\(other)")
         }
     }
 }
