@@ -14,7 +14,7 @@ public import WebSocketTransport
 /// Actions are POSTs with query parameters and answer `ok` (or a JSON body); state is read
 /// with GET. It is a second ``WebSocketServer`` that answers only plain HTTP, bound to
 /// loopback unless told otherwise: anyone who can reach it can reset every connection, so
-/// it obeys only requests addressed to it (``AdminAccess``: its own `Host`, its own `Origin`
+/// it obeys only requests addressed to it (its own `Host`, its own `Origin`
 /// if any, the bearer token if one is set; else 403 or 401), matches paths exactly, and its
 /// error bodies are fixed texts that echo nothing the client sent. docs/serve.md lists every
 /// route and rule.
@@ -41,7 +41,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
     public static func server(
         controlling target: LiveTestServer, host: String = "127.0.0.1", port: UInt16 = 0, token: String? = nil
     ) throws(TransportError) -> WebSocketServer {
-        precondition(token.map(tokenProblem) ?? nil == nil, "check the token with AdminEndpoint.tokenProblem first")
+        precondition(token.flatMap(tokenProblem) == nil, "check the token with AdminEndpoint.tokenProblem first")
         let endpoint = AdminEndpoint(target: target, guardian: Guardian())
         let server = try WebSocketServer(
             configuration: .init(
