@@ -10,7 +10,7 @@ extension Command {
         summary: "run a WebSocket server: echo, or the live contract with test controls",
         usage: """
             usage: livesim serve [--port N] [--host ADDRESS] [--tls-cert FILE --tls-key FILE] [--echo]
-                                 [--admin-port N] [--admin-host ADDRESS] [--log-capacity N]
+                                 [--admin-port N] [--admin-host ADDRESS] [--admin-token TOKEN] [--log-capacity N]
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
                                  [--idle-timeout D] [--no-deflate | --deflate-params P] [--duration D]
 
@@ -29,7 +29,10 @@ extension Command {
               --tls-key FILE           the certificate's private key (PEM)
               --echo                   send every message back as it came (for Autobahn and benchmarks)
               --admin-port N           the admin endpoint's port, 0 to 65535 (default 0: the system picks one)
-              --admin-host ADDRESS     the admin endpoint's address (default 127.0.0.1: loopback only)
+              --admin-host ADDRESS     the admin endpoint's address (default 127.0.0.1: loopback only; any
+                                       other address prints a warning)
+              --admin-token TOKEN      every admin request needs "Authorization: Bearer TOKEN" (else 401);
+                                       1 to 256 characters of printable ASCII, no spaces (default: none)
               --log-capacity N         messages the replay log keeps, 1 to 10000000 (default 1000)
               --max-message-size N     largest client message in bytes, 1 to 1073741824 (default 1048576;
                                        bigger: close 1009)
@@ -57,6 +60,11 @@ extension Command {
             let echo = try arguments.flag("--echo")
             let adminPort = UInt16(try arguments.integer("--admin-port", in: 0...65535, default: 0))
             let adminHost = try arguments.option("--admin-host") ?? "127.0.0.1"
+            let adminToken = try arguments.option("--admin-token")
+            if let adminToken, let problem = AdminEndpoint.tokenProblem(adminToken) {
+                // The token is a secret: the message names the rule, not the value.
+                throw .conflict("--admin-token \(problem)")
+            }
             let logCapacity = try arguments.integer("--log-capacity", in: 1...10_000_000, default: 1_000)
             configuration.maxMessageSize = try arguments.integer(
                 "--max-message-size", in: 1...(1 << 30), default: configuration.maxMessageSize)
@@ -94,10 +102,14 @@ extension Command {
                 }
                 let live = try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
                 live.server.setIdleTimeout(idleTimeout)
-                let admin = try WebSocketServer(
-                    configuration: .init(
-                        host: adminHost, port: adminPort, handshakeTimeout: .seconds(5), maxConnections: 64),
-                    handler: AdminEndpoint(controlling: live))
+                let admin = try AdminEndpoint.server(
+                    controlling: live, host: adminHost, port: adminPort, token: adminToken)
+                if !AdminEndpoint.isLoopback(adminHost) {
+                    standardError(
+                        "warning: the admin endpoint on \(bracketed(adminHost)) can be reached from other machines,"
+                            + " and anyone who reaches it can reset every connection"
+                            + (adminToken == nil ? "; give --admin-token" : ""))
+                }
                 printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(live.port)")
                 printLine("admin on http://\(bracketed(adminHost)):\(admin.port)")
                 await serveUntilStopped(duration: duration) {

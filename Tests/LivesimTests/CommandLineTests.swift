@@ -95,6 +95,10 @@ struct CommandLineTests {
             (["serve", "--deflate-params", "server_max_window_bits"], "must be a number 8...15, not ''"),
             (["serve", "--deflate-params", "x_unknown"], "unknown permessage-deflate parameter x_unknown"),
             (["serve", "--deflate-params", "a; ;"], "invalid --deflate-params"),
+            (["serve", "--admin-token", ""], "--admin-token must be 1 to 256 characters"),
+            (["serve", "--admin-token", String(repeating: "t", count: 257)], "--admin-token must be 1 to 256"),
+            (["serve", "--admin-token", "two words"], "--admin-token must be printable ASCII without spaces"),
+            (["serve", "--admin-token", "caf\u{E9}"], "--admin-token must be printable ASCII without spaces"),
             (
                 ["connect", "ws://127.0.0.1:9/", "--check", "--tolerance", "2m"],
                 "--tolerance must be between 0s and 1m"

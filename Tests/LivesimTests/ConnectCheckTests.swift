@@ -159,7 +159,8 @@ final class LiveServeProcess {
         }
         guard connected == 0 else { throw AdminFailure(description: "connect to the admin port: errno \(errno)") }
         let request = Array(
-            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(adminPort)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                .utf8)
         guard send(socket, request, request.count, 0) == request.count else {
             throw AdminFailure(description: "send to the admin port: errno \(errno)")
         }
@@ -175,6 +176,18 @@ final class LiveServeProcess {
         guard text.hasPrefix("HTTP/1.1 200"), let body = text.range(of: "\r\n\r\n") else {
             throw AdminFailure(description: "\(method) \(path): \(text)")
         }
-        return text[body.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text[..<body.lowerBound].lowercased().contains("transfer-encoding: chunked") else {
+            return text[body.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        // GET /subscriptions is made while written: size in hex, CRLF, bytes, CRLF; 0 ends it.
+        var rest = Substring(text[body.upperBound...])
+        var decoded = ""
+        while let line = rest.range(of: "\r\n"), let size = Int(rest[..<line.lowerBound], radix: 16), size > 0 {
+            let start = rest.utf8.index(line.upperBound, offsetBy: 0)
+            guard let end = rest.utf8.index(start, offsetBy: size, limitedBy: rest.utf8.endIndex) else { break }
+            decoded += String(rest[start..<end])
+            rest = rest[end...].dropFirst(2)
+        }
+        return decoded.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -42,7 +42,9 @@ public struct UpgradeRequest: Hashable, Sendable {
             switch error {
             case .tooLong(let limit):
                 throw UpgradeRefusal(status: 431, reason: "request head longer than \(limit) bytes")
-            case .badHeaderLine(let line): throw UpgradeRefusal(status: 400, reason: "bad header line '\(line)'")
+            // The refusal names the fault, never the client's bytes: an answer must not carry
+            // back a `<script>` or a CRLF it was given (the admin endpoint answers through here too).
+            case .badHeaderLine: throw UpgradeRefusal(status: 400, reason: "a header line without a colon")
             }
         }
     }
@@ -51,10 +53,10 @@ public struct UpgradeRequest: Hashable, Sendable {
     init(_ head: HTTPHead) throws(UpgradeRefusal) {
         let parts = head.startLine.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2] == "HTTP/1.1" else {
-            throw UpgradeRefusal(status: 400, reason: "bad request line '\(head.startLine)'")
+            throw UpgradeRefusal(status: 400, reason: "bad request line")
         }
         guard parts[0] == "GET" else {
-            throw UpgradeRefusal(status: 405, reason: "method \(parts[0]) is not GET", headers: [.init("Allow", "GET")])
+            throw UpgradeRefusal(status: 405, reason: "the method is not GET", headers: [.init("Allow", "GET")])
         }
         guard parts[1].hasPrefix("/") else { throw UpgradeRefusal(status: 400, reason: "target is not a path") }
         guard head.values(of: "host").count == 1 else {

@@ -21,6 +21,8 @@ public final class ServerConnection: Sendable {
         /// TCP, replaced by TLS over it once the TLS handshake is done.
         var stream: any ByteStream
         var request: UpgradeRequest?
+        /// A complete request head arrived (an upgrade or a plain request): no longer idle.
+        var hasHead = false
         /// What the handshake agreed; nil without compression.
         var compression: DeflateParameters?
         var isOpen = false
@@ -101,6 +103,12 @@ public final class ServerConnection: Sendable {
     }
 
     func noteRequest(_ request: UpgradeRequest) { state.withLock { $0.request = request } }
+
+    /// A complete request head has arrived: the connection is working, not idle, and is not evicted.
+    func noteHead() { state.withLock { $0.hasHead = true } }
+
+    /// True once a complete request head has arrived.
+    var hasHead: Bool { state.withLock { $0.hasHead } }
 
     /// A frame went either way: the idle timeout starts again.
     func touch() { state.withLock { $0.lastTraffic = .now } }

@@ -51,11 +51,11 @@ extension WebSocketServer {
                 let parsed: (UpgradeRequest, Int)?
                 do throws(UpgradeRefusal) {
                     if let (head, consumed) = try UpgradeRequest.head(of: received) {
+                        connection.noteHead()
                         if !head.tokens(of: "upgrade").contains("websocket"),
                             let response = await plainAnswer(head, Array(received[consumed...]), stream, deadline)
                         {
-                            try? await stream.write(response.bytes, until: deadline)
-                            await stream.lingeringClose(until: .now + configuration.closeTimeout)
+                            await send(response, on: stream)
                             return nil
                         }
                         parsed = (try UpgradeRequest(head), consumed)
@@ -81,19 +81,79 @@ extension WebSocketServer {
         }
     }
 
-    /// Reads a plain request's body (`Content-Length`, at most 64 KiB) and asks the handler for its answer.
+    /// Reads a plain request's body (`Content-Length`, at most 64 KiB) and asks the handler for
+    /// its answer. The body's own failures are answered here, by the server that received it,
+    /// before the handler or the upgrade checks see the request: a chunked body 411 (a control
+    /// endpoint needs no more than `Content-Length`; ignoring it would read its chunks as the
+    /// next request), a bad or repeated length 400, a large one 413, one that does not arrive
+    /// before the handshake deadline 408. Nil when the client left, or the handler does not
+    /// answer plain requests.
     private func plainAnswer(
         _ head: HTTPHead, _ already: [UInt8], _ stream: any ByteStream, _ deadline: ContinuousClock.Instant
     ) async -> HTTPResponse? {
+        let refusal: HTTPResponse? = {
+            if !head.values(of: "transfer-encoding").isEmpty {
+                return HTTPResponse(status: 411, body: "a request body needs Content-Length (chunked is not read)\n")
+            }
+            let lengths = Set(head.values(of: "content-length"))
+            guard lengths.count <= 1 else { return HTTPResponse(status: 400, body: "conflicting Content-Length\n") }
+            guard let text = lengths.first else { return nil }
+            guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), text.utf8.count <= 18,
+                let length = Int(text)
+            else { return HTTPResponse(status: 400, body: "Content-Length is not a number\n") }
+            guard length <= 65_536 else { return HTTPResponse(status: 413, body: "body larger than 65536 bytes\n") }
+            return nil
+        }()
+        if let refusal {
+            state.withLock { $0.statistics.badBodies += 1 }
+            return refusal
+        }
         let length = head.values(of: "content-length").first.flatMap { Int($0) } ?? 0
-        guard (0...65_536).contains(length) else { return HTTPResponse(status: 400, body: "body too large\n") }
         var body = already
         while body.count < length {
-            guard let bytes = try? await stream.read(maximum: length - body.count, until: deadline), !bytes.isEmpty
-            else { return nil }
+            let bytes: [UInt8]
+            do throws(TransportError) {
+                bytes = try await stream.read(maximum: length - body.count, until: deadline)
+            } catch {
+                guard error == .reset(errno: "ETIMEDOUT") else { return nil }
+                state.withLock { $0.statistics.badBodies += 1 }
+                return HTTPResponse(status: 408, body: "the request body did not arrive in time\n")
+            }
+            if bytes.isEmpty { return nil }
             body += bytes
         }
         return await handler.plainRequest(head, body: Array(body.prefix(length)))
+    }
+
+    /// Writes a plain answer, then closes lingering (so it is not lost to a reset). It goes out
+    /// in slices of at most 64 KiB, a made body piece by piece as chunks, each write with its
+    /// own deadline: a client that keeps reading gets all of it, however long that takes; one
+    /// that stops for a handshake timeout is reset (a chunked answer then lacks its last chunk).
+    private func send(_ response: HTTPResponse, on stream: any ByteStream) async {
+        do throws(TransportError) {
+            try await write(response.pieces == nil ? response.bytes : response.head, on: stream)
+            if let pieces = response.pieces {
+                var index = 0
+                while let piece = pieces(index) {
+                    index += 1
+                    if !piece.isEmpty { try await write(HTTPResponse.chunk(piece), on: stream) }
+                }
+                try await write(HTTPResponse.chunk([]), on: stream)
+            }
+        } catch {
+            stream.reset()
+            return
+        }
+        await stream.lingeringClose(until: .now + configuration.closeTimeout)
+    }
+
+    private func write(_ bytes: [UInt8], on stream: any ByteStream) async throws(TransportError) {
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + 65_536, bytes.count)
+            try await stream.write(Array(bytes[offset..<end]), until: .now + configuration.handshakeTimeout)
+            offset = end
+        }
     }
 
     /// Applies the fault controls and the handler's decision to a valid request.

@@ -40,6 +40,12 @@ public final class WebSocketServer: Sendable {
         public var closeTimeout: Duration
         /// Connections (handshaking or open) served at once; more are answered 503.
         public var maxConnections: Int
+        /// When the server is full, a new connection takes the place of the oldest one that has
+        /// not yet sent a complete request head (reset, counted in
+        /// ``ServerStatistics/evictedIdle``) instead of being answered 503, so idle sockets
+        /// cannot lock out a control endpoint. Off by default: a WebSocket client still handshaking
+        /// is not dropped for a newcomer.
+        public var evictsIdleHandshakes: Bool
         /// Bytes queued for one client before it is reset as not reading.
         public var maxQueuedBytes: Int
         /// permessage-deflate to grant a client that offers it, with the server's own terms;
@@ -50,7 +56,8 @@ public final class WebSocketServer: Sendable {
         public init(
             host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerContext? = nil, maxMessageSize: Int = 1 << 20,
             handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2),
-            maxConnections: Int = 1024, maxQueuedBytes: Int = 16 << 20, compression: PerMessageDeflate? = nil
+            maxConnections: Int = 1024, maxQueuedBytes: Int = 16 << 20, compression: PerMessageDeflate? = nil,
+            evictsIdleHandshakes: Bool = false
         ) {
             precondition(
                 maxMessageSize >= 0 && maxConnections > 0 && maxQueuedBytes > 0, "server limits must be positive")
@@ -63,6 +70,7 @@ public final class WebSocketServer: Sendable {
             self.maxConnections = maxConnections
             self.maxQueuedBytes = maxQueuedBytes
             self.compression = compression
+            self.evictsIdleHandshakes = evictsIdleHandshakes
         }
     }
 
@@ -132,18 +140,27 @@ public final class WebSocketServer: Sendable {
 
     /// Registers a new connection, or answers 503 and drops it when the server is full.
     private func admit(_ socket: TCPSocket) -> ServerConnection? {
-        let admitted: ServerConnection? = state.withLock { state in
+        let (admitted, evicted): (ServerConnection?, ServerConnection?) = state.withLock { state in
             state.statistics.accepted += 1
+            var evicted: ServerConnection?
+            if state.connections.count >= configuration.maxConnections, configuration.evictsIdleHandshakes,
+                let oldest = state.connections.firstIndex(where: { !$0.hasHead })
+            {
+                evicted = state.connections.remove(at: oldest)
+                state.statistics.evictedIdle += 1
+            }
             guard state.connections.count < configuration.maxConnections else {
                 state.statistics.turnedAway += 1
-                return nil
+                return (nil, nil)
             }
             state.nextID += 1
             let connection = ServerConnection(
                 id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes)
             state.connections.append(connection)
-            return connection
+            return (connection, evicted)
         }
+        // Its task sees the reset in its read and ends; it is already out of the count.
+        evicted?.reset(because: "evicted: no request head while the server was full")
         if admitted == nil {
             guard configuration.tls == nil else {
                 socket.shutdown()
@@ -184,4 +201,10 @@ public struct ServerStatistics: Hashable, Sendable {
     public var resets = 0
     /// Connections dropped silently by the idle timeout (``WebSocketServer/setIdleTimeout(_:)``).
     public var idleDrops = 0
+    /// Connections reset, with no request head yet, to make room for a newcomer
+    /// (``WebSocketServer/Configuration/evictsIdleHandshakes``).
+    public var evictedIdle = 0
+    /// Plain requests whose body was refused: chunked (411), too large (413), a bad
+    /// `Content-Length` (400), or not arrived before the handshake timeout (408).
+    public var badBodies = 0
 }
