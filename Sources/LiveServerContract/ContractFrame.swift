@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The three contract frames of docs/server-contract.md, read as JSON.
 ///
