@@ -74,6 +74,10 @@ public struct FrameDecoder: Sendable {
     /// Bytes received but not yet part of a returned event.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// Bytes the decoder holds for what is not complete yet: received bytes not yet part of an
+    /// event, and the fragments of an unfinished message. A server charges them to its budget.
+    public var heldByteCount: Int { bufferedByteCount + fragments.count }
+
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
