@@ -146,7 +146,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
             ("handshakesRefused", stats.handshakesRefused), ("handshakeTimeouts", stats.handshakeTimeouts),
             ("protocolFailures", stats.protocolFailures), ("resets", stats.resets), ("idleDrops", stats.idleDrops),
             ("open", target.server.openConnections.count), ("lastSequence", Int(target.lastSequence)),
-            ("refusedFrames", target.refusedFrames),
+            ("refusedFrames", target.refusedFrames), ("budgetDrops", stats.budgetDrops),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
             + ",\"frozen\":\(target.server.isFrozen)}"

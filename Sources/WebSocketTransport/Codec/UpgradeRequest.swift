@@ -44,7 +44,8 @@ public struct UpgradeRequest: Hashable, Sendable {
                 throw UpgradeRefusal(status: 431, reason: "request head longer than \(limit) bytes")
             case .badHeaderLine(let line): throw UpgradeRefusal(status: 400, reason: "bad header line '\(line)'")
             case .bareLineFeed: throw UpgradeRefusal(status: 400, reason: "a line ends in LF without CR")
-            case .controlCharacter(let place): throw UpgradeRefusal(status: 400, reason: "a control character in \(place)")
+            case .controlCharacter(let place):
+                throw UpgradeRefusal(status: 400, reason: "a control character in \(place)")
             }
         }
     }

@@ -86,7 +86,8 @@ final class BufferBudget: Sendable {
     /// Resets the connections ``adjust(_:outgoing:)`` or ``setIncoming(_:_:)`` chose.
     func drop(_ victims: [ServerConnection]) {
         for victim in victims {
-            victim.reset(because: "dropped: the server held more than its \(limit)-byte buffer budget, this connection the most")
+            victim.reset(
+                because: "dropped: the server held more than its \(limit)-byte buffer budget, this connection the most")
         }
     }
 
