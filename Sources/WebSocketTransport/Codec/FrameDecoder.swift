@@ -167,8 +167,9 @@ public struct FrameDecoder: Sendable {
         }
         guard available - header.headerLength >= length else {
             try validateEarly(header, payloadStart: payloadStart, arrived: available - header.headerLength)
-            // The size is known and allowed: one allocation of it, not doublings up to twice it.
-            buffer.reserveCapacity(payloadStart + length)
+            // Half has arrived and the size is allowed: one allocation of it, where doubling
+            // would take up to twice it (not at the header: 14 bytes must not reserve a megabyte).
+            if (available - header.headerLength) * 2 >= length { buffer.reserveCapacity(payloadStart + length) }
             return nil
         }
         readIndex = payloadStart + length
