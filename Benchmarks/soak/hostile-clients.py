@@ -273,6 +273,7 @@ def main():
     parser.add_argument("--max-buffered-bytes", type=int, help="passed to livesim serve (default: its own)")
     parser.add_argument("--output", default=os.path.join(REPO, "Benchmarks", "results", "soak.md"))
     parser.add_argument("--scenario", action="append", choices=list(SCENARIOS), help="run only these")
+    parser.add_argument("--append", action="store_true", help="add this run to the output file, after what is there")
     arguments = parser.parse_args()
     livesim = arguments.livesim or find_livesim()
     budget_args = (
@@ -285,7 +286,7 @@ def main():
         rows.append(row)
     budget = arguments.max_buffered_bytes or 256 << 20
     lines = [
-        "# Soak: hostile clients against `livesim serve --echo`",
+        f"## Buffer budget {budget // (1 << 20)} MiB",
         "",
         f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {machine()}",
@@ -309,8 +310,13 @@ def main():
         )
     lines.append("")
     os.makedirs(os.path.dirname(arguments.output), exist_ok=True)
+    title = "# Soak: hostile clients against `livesim serve --echo`\n\n"
+    previous = ""
+    if arguments.append and os.path.exists(arguments.output):
+        with open(arguments.output) as existing:
+            previous = existing.read().removeprefix(title)
     with open(arguments.output, "w") as output:
-        output.write("\n".join(lines))
+        output.write(title + previous + ("\n" if previous else "") + "\n".join(lines))
     print(f"wrote {arguments.output}")
 
 
