@@ -85,6 +85,7 @@ public final class ServerConnection: Sendable {
     /// limit is reset as a slow reader, as for data.
     func sendPong(_ payload: [UInt8]) {
         switch outbox.enqueue(payload, .pong) {
+        // Queued; or closing (no pong after our close, §5.5.1); or dropped by the budget already.
         case nil, .closed, .overBudget: break
         case .overLimit: resetAsSlowReader()
         }
