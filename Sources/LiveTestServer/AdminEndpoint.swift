@@ -227,7 +227,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
             ("handshakesRefused", stats.handshakesRefused), ("handshakeTimeouts", stats.handshakeTimeouts),
             ("protocolFailures", stats.protocolFailures), ("resets", stats.resets), ("idleDrops", stats.idleDrops),
             ("open", target.server.openConnections.count), ("lastSequence", Int(target.lastSequence)),
-            ("refusedFrames", target.refusedFrames),
+            ("refusedFrames", target.refusedFrames), ("budgetDrops", stats.budgetDrops),
         ]
         let (forbidden, unauthorized, server) = guardian.state.withLock { ($0.forbidden, $0.unauthorized, $0.server) }
         let admin = server?.statistics

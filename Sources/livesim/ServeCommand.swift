@@ -12,7 +12,8 @@ extension Command {
             usage: livesim serve [--port N] [--host ADDRESS] [--tls-cert FILE --tls-key FILE] [--echo]
                                  [--admin-port N] [--admin-host ADDRESS] [--admin-token TOKEN] [--log-capacity N]
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
-                                 [--idle-timeout D] [--no-deflate | --deflate-params P] [--duration D]
+                                 [--max-buffered-bytes N] [--idle-timeout D] [--no-deflate | --deflate-params P]
+                                 [--duration D]
 
             Serves RFC 6455 on the real sockets of WebSocketTransport and prints
             "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections. A client
@@ -38,6 +39,9 @@ extension Command {
                                        bigger: close 1009)
               --handshake-timeout D    from TCP accept to a complete request, 1ms to 1h (default 10s)
               --max-connections N      connections served at once, 1 to 1000000; more get HTTP 503 (default 1024)
+              --max-buffered-bytes N   bytes held for all clients together (queued to send, partly received),
+                                       1048576 to 68719476736; past it the largest holders are dropped
+                                       (default 268435456: 256 MiB)
               --idle-timeout D         drop a connection silently (no close frame, no FIN, no pongs) after D
                                        with no frame either way, as a NAT gateway does; 1ms to 1h (default:
                                        never; the admin endpoint's /idle-timeout changes it while serving)
@@ -72,6 +76,8 @@ extension Command {
                 "--handshake-timeout", in: .milliseconds(1)...(.seconds(3600)), default: configuration.handshakeTimeout)
             configuration.maxConnections = try arguments.integer(
                 "--max-connections", in: 1...1_000_000, default: configuration.maxConnections)
+            configuration.maxBufferedBytes = try arguments.integer(
+                "--max-buffered-bytes", in: (1 << 20)...(1 << 36), default: configuration.maxBufferedBytes)
             let idleTimeout = try arguments.duration("--idle-timeout", in: .milliseconds(1)...(.seconds(3600)))
             let noDeflate = try arguments.flag("--no-deflate")
             let deflateParameters = try arguments.option("--deflate-params")
@@ -94,16 +100,22 @@ extension Command {
                 }
                 let scheme = configuration.tls == nil ? "ws" : "wss"
                 if echo {
-                    let server = try WebSocketServer(configuration: configuration, handler: EchoHandler())
+                    let server = try listening(configuration) {
+                        try WebSocketServer(configuration: configuration, handler: EchoHandler())
+                    }
                     server.setIdleTimeout(idleTimeout)
                     printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(server.port)")
                     await serveUntilStopped(duration: duration) { await server.run() }
                     return 0
                 }
-                let live = try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
+                let live = try listening(configuration) {
+                    try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
+                }
                 live.server.setIdleTimeout(idleTimeout)
-                let admin = try AdminEndpoint.server(
-                    controlling: live, host: adminHost, port: adminPort, token: adminToken)
+                let adminAddress = WebSocketServer.Configuration(host: adminHost, port: adminPort)
+                let admin = try listening(adminAddress) {
+                    try AdminEndpoint.server(controlling: live, host: adminHost, port: adminPort, token: adminToken)
+                }
                 if !AdminEndpoint.isLoopback(adminHost) {
                     standardError(
                         "warning: the admin endpoint on \(bracketed(adminHost)) can be reached from other machines,"
@@ -121,6 +133,18 @@ extension Command {
                 return 0
             }
         })
+
+    /// Binds with `make`; a failure names the address it could not listen on
+    /// ("cannot listen on 127.0.0.1:9002: error EADDRINUSE (address already in use)").
+    private static func listening<Server>(
+        _ configuration: WebSocketServer.Configuration, _ make: () throws -> Server
+    ) throws -> Server {
+        do {
+            return try make()
+        } catch let error as TransportError {
+            throw ListenFailure(address: "\(bracketed(configuration.host)):\(configuration.port)", error: error)
+        }
+    }
 
     /// An IPv6 literal in brackets, as a URL needs it.
     private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
@@ -144,4 +168,11 @@ extension Command {
 /// Prints a line to standard output at once (a script waiting for "listening on" reads it through a pipe).
 func printLine(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// A server that could not bind its address: the address and the cause, in one line.
+struct ListenFailure: Error, CustomStringConvertible {
+    var address: String
+    var error: TransportError
+    var description: String { "cannot listen on \(address): \(error)" }
 }

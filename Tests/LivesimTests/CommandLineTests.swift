@@ -89,6 +89,8 @@ struct CommandLineTests {
             (["connect", "ws://exa mple.com/"], "invalid URL"),
             (["echo-client", "ws://127.0.0.1:9/", "--timeout", "0s"], "--timeout must be between 1ms and 1h"),
             (["serve", "--idle-timeout", "0s"], "--idle-timeout must be between 1ms and 1h"),
+            (["serve", "--max-buffered-bytes", "5"], "--max-buffered-bytes must be in 1048576...68719476736 (got 5)"),
+            (["serve", "--max-buffered-bytes", "1e9"], "invalid --max-buffered-bytes '1e9'"),
             (["serve", "--idle-timeout", "2h"], "--idle-timeout must be between 1ms and 1h"),
             (["serve", "--no-deflate", "--deflate-params", "client_no_context_takeover"], "give one"),
             (["serve", "--deflate-params", "server_max_window_bits=16"], "must be a number 8...15, not '16'"),

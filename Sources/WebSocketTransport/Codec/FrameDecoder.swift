@@ -74,6 +74,11 @@ public struct FrameDecoder: Sendable {
     /// Bytes received but not yet part of a returned event.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// Bytes the decoder holds in memory: its receive buffer's and its unfinished message's
+    /// allocations (capacity, not count: what the process really holds). A server charges
+    /// them to its budget.
+    public var heldByteCount: Int { buffer.capacity + fragments.capacity }
+
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
@@ -87,10 +92,12 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Drops consumed bytes once they are at least half the buffer, so appends stay amortised O(1).
+    /// An emptied buffer keeps its allocation only up to 256 KiB: one large message must not
+    /// leave a connection holding its size for as long as it stays open.
     private mutating func compact() {
         guard readIndex > 0 else { return }
         if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 256 * 1024)
             readIndex = 0
         } else if readIndex >= buffer.count / 2 {
             buffer.removeFirst(readIndex)
@@ -104,7 +111,11 @@ public struct FrameDecoder: Sendable {
         if closed { return nil }
         do throws(ProtocolFailure) {
             while true {
-                guard let (header, payload) = try nextFrame() else { return nil }
+                guard let (header, payload) = try nextFrame() else {
+                    // Everything whole is consumed: let go of it now, not at the next append.
+                    compact()
+                    return nil
+                }
                 let validated = validatedPayloadBytes
                 validatedPayloadBytes = 0
                 unmaskedPayloadBytes = 0
@@ -156,6 +167,9 @@ public struct FrameDecoder: Sendable {
         }
         guard available - header.headerLength >= length else {
             try validateEarly(header, payloadStart: payloadStart, arrived: available - header.headerLength)
+            // Half has arrived and the size is allowed: one allocation of it, where doubling
+            // would take up to twice it (not at the header: 14 bytes must not reserve a megabyte).
+            if (available - header.headerLength) * 2 >= length { buffer.reserveCapacity(payloadStart + length) }
             return nil
         }
         readIndex = payloadStart + length

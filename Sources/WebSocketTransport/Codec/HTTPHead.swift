@@ -23,6 +23,13 @@ public struct HTTPHead: Hashable, Sendable {
         case tooLong(limit: Int)
         /// A header line without a colon.
         case badHeaderLine(String)
+        /// A line ended by LF alone: HTTP/1.1 lines end in CRLF, and a parser that waited
+        /// for one would leave such a request hanging until its timeout.
+        case bareLineFeed
+        /// A control character (NUL, a bare CR, DEL, …; tab is allowed) in the start line or a
+        /// header (RFC 9110 §5.5): a smuggled NUL must not reach the application. `place` is
+        /// "the start line" or "the NAME header" (the name only when it is clean itself).
+        case controlCharacter(place: String)
     }
 
     /// The values of a header (case-insensitive name).
@@ -41,7 +48,12 @@ public struct HTTPHead: Hashable, Sendable {
     /// bytes it used (what follows belongs to the next layer: frames, or a body).
     public static func parse(_ bytes: some Collection<UInt8>, limit: Int) throws(Failure) -> (HTTPHead, Int)? {
         let array = Array(bytes)
-        guard let end = headEnd(in: array) else {
+        let end = headEnd(in: array)
+        // Judged as soon as it arrives, so a bare LF is answered before the head is complete.
+        for index in 0..<min(end ?? array.count, array.count) where array[index] == 10 {
+            guard index > 0, array[index - 1] == 13 else { throw .bareLineFeed }
+        }
+        guard let end else {
             if array.count > limit { throw .tooLong(limit: limit) }
             return nil
         }
@@ -49,14 +61,25 @@ public struct HTTPHead: Hashable, Sendable {
         let text = String(decoding: array[..<end], as: UTF8.self)
         var lines = text.components(separatedBy: "\r\n")
         let startLine = lines.removeFirst()
+        if startLine.unicodeScalars.contains(where: isControl) { throw .controlCharacter(place: "the start line") }
         var headers: [Endpoint.Header] = []
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { throw .badHeaderLine(line) }
             let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !line.unicodeScalars.contains(where: isControl) else {
+                // The name is shown only when it is clean itself: an error never echoes a control character.
+                throw .controlCharacter(
+                    place: name.unicodeScalars.contains(where: isControl) ? "a header's name" : "the \(name) header")
+            }
             headers.append(Endpoint.Header(name, value))
         }
         return (HTTPHead(startLine: startLine, headers: headers), end + 4)
+    }
+
+    /// C0 controls but tab, and DEL: never valid in a field (RFC 9110 §5.5).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
     }
 
     private static func headEnd(in bytes: [UInt8]) -> Int? {

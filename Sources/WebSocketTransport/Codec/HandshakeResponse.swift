@@ -38,6 +38,8 @@ public struct HandshakeResponse: Hashable, Sendable {
             switch error {
             case .tooLong(let limit): throw .handshakeInvalid("response head longer than \(limit) bytes")
             case .badHeaderLine(let line): throw .handshakeInvalid("bad header line '\(line)'")
+            case .bareLineFeed: throw .handshakeInvalid("a response line ends in LF without CR")
+            case .controlCharacter(let place): throw .handshakeInvalid("a control character in \(place)")
             }
         }
         guard let (head, consumed) = parsed else { return nil }

@@ -45,6 +45,9 @@ public struct UpgradeRequest: Hashable, Sendable {
             // The refusal names the fault, never the client's bytes: an answer must not carry
             // back a `<script>` or a CRLF it was given (the admin endpoint answers through here too).
             case .badHeaderLine: throw UpgradeRefusal(status: 400, reason: "a header line without a colon")
+            case .bareLineFeed: throw UpgradeRefusal(status: 400, reason: "a line ends in LF without CR")
+            case .controlCharacter(let place):
+                throw UpgradeRefusal(status: 400, reason: "a control character in \(place)")
             }
         }
     }

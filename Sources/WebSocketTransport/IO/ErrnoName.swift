@@ -26,6 +26,33 @@ func errnoName(_ code: Int32) -> String {
     case ENOMEM: "ENOMEM"
     case EMFILE: "EMFILE"
     case EACCES: "EACCES"
+    case EADDRINUSE: "EADDRINUSE"
+    case EAFNOSUPPORT: "EAFNOSUPPORT"
+    case EPROTONOSUPPORT: "EPROTONOSUPPORT"
+    case EINVAL: "EINVAL"
+    case EPERM: "EPERM"
+    case ENFILE: "ENFILE"
+    case EAGAIN: "EAGAIN"
+    case EINTR: "EINTR"
+    case EINPROGRESS: "EINPROGRESS"
+    case EALREADY: "EALREADY"
+    case EISCONN: "EISCONN"
+    case ENOTSOCK: "ENOTSOCK"
+    case EOPNOTSUPP: "EOPNOTSUPP"
+    case EDESTADDRREQ: "EDESTADDRREQ"
+    case EMSGSIZE: "EMSGSIZE"
+    case ENETRESET: "ENETRESET"
+    case ESHUTDOWN: "ESHUTDOWN"
+    case EIO: "EIO"
+    case ENOENT: "ENOENT"
+    case ENOSPC: "ENOSPC"
+    case EFAULT: "EFAULT"
     default: "errno \(code)"
     }
+}
+
+/// The errno's name and what it means, for an error a person reads at once rather than a
+/// log line compared across platforms: "EADDRINUSE (address already in use)".
+func errnoNameAndMeaning(_ code: Int32) -> String {
+    "\(errnoName(code)) (\(String(cString: strerror(code)).lowercased()))"
 }

@@ -60,7 +60,7 @@ final class IOReactor: Sendable {
     private init() {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else {
-            preconditionFailure("IOReactor cannot create its wake pipe: errno \(errno)")
+            preconditionFailure("IOReactor cannot create its wake pipe: \(errnoNameAndMeaning(errno))")
         }
         wakeReader = descriptors[0]
         wakeWriter = descriptors[1]
@@ -134,7 +134,7 @@ final class IOReactor: Sendable {
             var fds = descriptors
             let count = poll(&fds, nfds_t(fds.count), timeout)
             if count < 0 && errno != EINTR {
-                preconditionFailure("IOReactor poll failed: errno \(errno)")
+                preconditionFailure("IOReactor poll failed: \(errnoNameAndMeaning(errno))")
             }
             if fds[0].revents != 0 { drainWakePipe() }
             let now = ContinuousClock.now

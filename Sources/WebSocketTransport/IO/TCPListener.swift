@@ -43,7 +43,8 @@ final class TCPListener: Sendable {
         #else
             let descriptor = socket(family, SOCK_STREAM, 0)
         #endif
-        guard descriptor >= 0 else { throw .reset(errno: errnoName(errno)) }
+        // A person reads these at the start (`livesim serve`): the name and what it means.
+        guard descriptor >= 0 else { throw .reset(errno: errnoNameAndMeaning(errno)) }
         var one: Int32 = 1
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
@@ -62,7 +63,7 @@ final class TCPListener: Sendable {
         guard bound == 0, listen(descriptor, backlog) == 0 else {
             let code = errno
             posixClose(descriptor)
-            throw .reset(errno: errnoName(code))
+            throw .reset(errno: errnoNameAndMeaning(code))
         }
         self.descriptor = descriptor
         self.port = Self.boundPort(descriptor, family: family) ?? port

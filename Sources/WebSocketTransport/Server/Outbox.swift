@@ -12,7 +12,9 @@ import Synchronization
 /// compressed connection deflates messages in the order they go on the wire. The limit
 /// bounds what a client that stops reading can make the server hold: once the queue holds
 /// that many payload bytes (before compression) the next data message is refused and the
-/// connection is reset.
+/// connection is reset. Control frames count too: a pong that would take the queue past the
+/// limit is refused (a client that pings and never reads took a server to 3 GB of pongs
+/// when they were exempt). Every change is also charged to the server's ``BufferBudget``.
 final class Outbox: Sendable {
     /// One frame to write: its payload, not yet encoded (nor compressed).
     struct Item: Sendable {
@@ -45,40 +47,67 @@ final class Outbox: Sendable {
         var bytes = 0
         var ended = false
         var closeQueued = false
+        /// The most `bytes` has been: what the limit is judged by in tests.
+        var peakBytes = 0
         var waiter: CheckedContinuation<Item?, Never>?
     }
 
     private let state = Mutex(State())
     let byteLimit: Int
+    /// The server-wide tally this queue is charged to, and the connection it is charged for.
+    private let budget: BufferBudget?
+    private let owner: UInt64
 
-    init(byteLimit: Int) { self.byteLimit = byteLimit }
+    init(byteLimit: Int, budget: BufferBudget? = nil, owner: UInt64 = 0) {
+        self.byteLimit = byteLimit
+        self.budget = budget
+        self.owner = owner
+    }
 
     /// Bytes queued and not yet taken by the writer.
     var queuedBytes: Int { state.withLock { $0.bytes } }
+
+    /// The most bytes the queue has held at once.
+    var peakQueuedBytes: Int { state.withLock { $0.peakBytes } }
 
     enum Refusal: Equatable {
         /// After our close frame nothing more may be sent (RFC 6455 §5.5.1), or the connection ended.
         case closed
         /// The client is not reading fast enough.
         case overLimit
+        /// Queued, but the server went over its buffer budget and this connection, holding
+        /// the most, was dropped for it.
+        case overBudget
     }
 
     /// Queues an item; nil when queued.
     @discardableResult
     func enqueue(_ payload: [UInt8], _ kind: Item.Kind) -> Refusal? {
         let item = Item(payload: payload, kind: kind, enqueuedAt: .now)
-        let result: (Refusal?, CheckedContinuation<Item?, Never>?) = state.withLock { state in
-            if state.ended || state.closeQueued { return (.closed, nil) }
-            if case .close = kind { state.closeQueued = true }
-            // Refused only once the queue already holds the limit: one message of any allowed
-            // size always fits, and the queue never holds more than the limit plus one message.
-            guard state.bytes < byteLimit || !item.isData else { return (.overLimit, nil) }
-            if let waiter = state.waiter.take() { return (nil, waiter) }
+        let result: (Refusal?, CheckedContinuation<Item?, Never>?, [ServerConnection]) = state.withLock { state in
+            if state.ended || state.closeQueued { return (.closed, nil, []) }
+            switch kind {
+            case .data:
+                // Refused only once the queue already holds the limit: one message of any allowed
+                // size always fits, and the queue never holds more than the limit plus one message.
+                guard state.bytes < byteLimit else { return (.overLimit, nil, []) }
+            case .pong:
+                // At most 125 bytes: refused before it would pass the limit, so a ping flood
+                // never takes the queue over it.
+                guard state.bytes + payload.count <= byteLimit else { return (.overLimit, nil, []) }
+            case .close:
+                // One per connection, at most 125 bytes: always queued, so the close handshake can start.
+                state.closeQueued = true
+            }
+            if let waiter = state.waiter.take() { return (nil, waiter, []) }
             state.items.append(item)
             state.bytes += payload.count
-            return (nil, nil)
+            state.peakBytes = max(state.peakBytes, state.bytes)
+            return (nil, nil, budget?.adjust(owner, outgoing: payload.count) ?? [])
         }
         result.1?.resume(returning: item)
+        budget?.drop(result.2)
+        if result.2.contains(where: { $0.id == owner }) { return .overBudget }
         return result.0
     }
 
@@ -91,6 +120,7 @@ final class Outbox: Sendable {
             state.ended = true
             state.items = []
             state.head = 0
+            _ = budget?.adjust(owner, outgoing: -state.bytes)
             state.bytes = 0
             return state.waiter.take()
         }
@@ -106,6 +136,7 @@ final class Outbox: Sendable {
                         let item = state.items[state.head]
                         state.head += 1
                         state.bytes -= item.payload.count
+                        _ = budget?.adjust(owner, outgoing: -item.payload.count)
                         if state.head == state.items.count {
                             state.items.removeAll(keepingCapacity: true)
                             state.head = 0

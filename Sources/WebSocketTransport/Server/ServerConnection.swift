@@ -11,11 +11,15 @@ import Synchronization
 ///
 /// Sending only queues (see ``WebSocketServer/Configuration/maxQueuedBytes``): a slow
 /// client cannot stall a broadcast to the others. A client that lets more than that pile
-/// up is reset.
+/// up (its pongs count) is reset as a slow reader; when the server as a whole holds more
+/// than ``WebSocketServer/Configuration/maxBufferedBytes``, the connections holding the most
+/// are dropped.
 public final class ServerConnection: Sendable {
     /// Numbered from 1 in the order the server accepted the TCP connections.
     public let id: UInt64
     let outbox: Outbox
+    /// The server-wide tally this connection's queue and reader are charged to.
+    let budget: BufferBudget
 
     private struct State {
         /// TCP, replaced by TLS over it once the TLS handshake is done.
@@ -36,10 +40,11 @@ public final class ServerConnection: Sendable {
 
     private let state: Mutex<State>
 
-    init(id: UInt64, stream: any ByteStream, maxQueuedBytes: Int) {
+    init(id: UInt64, stream: any ByteStream, maxQueuedBytes: Int, budget: BufferBudget) {
         self.id = id
         self.state = Mutex(State(stream: stream))
-        self.outbox = Outbox(byteLimit: maxQueuedBytes)
+        self.budget = budget
+        self.outbox = Outbox(byteLimit: maxQueuedBytes, budget: budget, owner: id)
     }
 
     var stream: any ByteStream { state.withLock { $0.stream } }
@@ -71,11 +76,40 @@ public final class ServerConnection: Sendable {
             }
         switch refusal {
         case nil: return true
-        case .closed: return false
+        case .closed, .overBudget: return false
         case .overLimit:
-            reset(because: "reset: the client did not read \(outbox.byteLimit) queued bytes")
+            resetAsSlowReader()
             return false
         }
+    }
+
+    /// Queues the answer to a ping; a client that lets its pongs pile up past the queue
+    /// limit is reset as a slow reader, as for data.
+    func sendPong(_ payload: [UInt8]) {
+        switch outbox.enqueue(payload, .pong) {
+        // Queued; or closing (no pong after our close, §5.5.1); or dropped by the budget already.
+        case nil, .closed, .overBudget: break
+        case .overLimit: resetAsSlowReader()
+        }
+    }
+
+    /// What the reader holds of frames and messages not yet complete, charged to the budget.
+    func noteIncoming(_ bytes: Int) {
+        budget.drop(budget.setIncoming(id, bytes))
+    }
+
+    private func resetAsSlowReader() {
+        let reason = "reset: the client did not read \(outbox.byteLimit) queued bytes"
+        // Counted once per connection: a broadcast racing the reset is refused again.
+        let first = state.withLock { state in
+            guard !state.ended else { return false }
+            state.endReason = reason
+            state.ended = true
+            return true
+        }
+        guard first else { return }
+        budget.noteSlowReader()
+        reset(because: reason)
     }
 
     /// Starts the close handshake: our close frame goes out after what is queued; the

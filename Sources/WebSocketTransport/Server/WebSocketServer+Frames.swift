@@ -8,6 +8,8 @@ extension WebSocketServer {
     func readFrames(_ connection: ServerConnection, leftover: [UInt8], inflater: MessageInflater?) async {
         var decoder = FrameDecoder(maxMessageSize: configuration.maxMessageSize, inflater: inflater, role: .server)
         decoder.append(leftover)
+        // What the decoder holds is the server's too: charged on every change, released at the end.
+        defer { connection.noteIncoming(0) }
         while true {
             do {
                 try await frozen.pass()
@@ -20,7 +22,7 @@ extension WebSocketServer {
                     case .message(let message):
                         await handler.received(message, on: connection)
                     case .ping(let payload):
-                        connection.outbox.enqueue(payload, .pong)
+                        connection.sendPong(payload)
                     case .pong:
                         break  // unsolicited pongs are allowed and ignored (§5.5.3)
                     case .close(let body):
@@ -38,6 +40,7 @@ extension WebSocketServer {
                 connection.outbox.enqueue(ClosePayload(code: error.code).bytes, .close(final: true))
                 return
             }
+            connection.noteIncoming(decoder.heldByteCount)
             let bytes: [UInt8]
             do {
                 bytes = try await connection.stream.read(maximum: 64 * 1024, until: nil)
@@ -55,6 +58,7 @@ extension WebSocketServer {
             if connection.isSilenced { continue }
             connection.touch()
             decoder.append(bytes)
+            connection.noteIncoming(decoder.heldByteCount)
         }
     }
 

@@ -19,8 +19,9 @@ import Synchronization
 /// a handshake must arrive within ``Configuration/handshakeTimeout`` (slow loris), a
 /// message over ``Configuration/maxMessageSize`` (inflated, with compression: bombs too)
 /// fails its connection with 1009, a client that stops reading is reset once
-/// ``Configuration/maxQueuedBytes`` pile up, and beyond ``Configuration/maxConnections``
-/// new clients get a 503. ``Configuration/compression`` grants permessage-deflate.
+/// ``Configuration/maxQueuedBytes`` pile up (pongs included), the server as a whole holds at
+/// most about ``Configuration/maxBufferedBytes`` for its clients (the largest holders are
+/// dropped past it), and beyond ``Configuration/maxConnections`` new clients get a 503. ``Configuration/compression`` grants permessage-deflate.
 ///
 /// The fault controls (``freeze()``, ``refuseConnections(_:)``, ``hangHandshakes(_:)``,
 /// …) make it a test server: the same faults the simulated network injects, on real sockets.
@@ -46,8 +47,13 @@ public final class WebSocketServer: Sendable {
         /// cannot lock out a control endpoint. Off by default: a WebSocket client still handshaking
         /// is not dropped for a newcomer.
         public var evictsIdleHandshakes: Bool
-        /// Bytes queued for one client before it is reset as not reading.
+        /// Bytes queued for one client (data, pongs and close) before it is reset as not reading.
         public var maxQueuedBytes: Int
+        /// Bytes the server holds for all its clients together: queued outgoing payloads and
+        /// incoming frames and messages not yet complete. Past it, the connections holding the
+        /// most are dropped (``ServerStatistics/budgetDrops``) until it is back under; under it,
+        /// nobody is touched. 256 MiB by default.
+        public var maxBufferedBytes: Int
         /// permessage-deflate to grant a client that offers it, with the server's own terms;
         /// nil (the default) declines every offer. ``maxMessageSize`` then limits the inflated
         /// message.
@@ -57,10 +63,12 @@ public final class WebSocketServer: Sendable {
             host: String = "127.0.0.1", port: UInt16 = 0, tls: TLSServerContext? = nil, maxMessageSize: Int = 1 << 20,
             handshakeTimeout: Duration = .seconds(10), closeTimeout: Duration = .seconds(2),
             maxConnections: Int = 1024, maxQueuedBytes: Int = 16 << 20, compression: PerMessageDeflate? = nil,
-            evictsIdleHandshakes: Bool = false
+            evictsIdleHandshakes: Bool = false,
+            maxBufferedBytes: Int = 256 << 20
         ) {
             precondition(
-                maxMessageSize >= 0 && maxConnections > 0 && maxQueuedBytes > 0, "server limits must be positive")
+                maxMessageSize >= 0 && maxConnections > 0 && maxQueuedBytes > 0 && maxBufferedBytes > 0,
+                "server limits must be positive")
             self.host = host
             self.port = port
             self.tls = tls
@@ -71,6 +79,7 @@ public final class WebSocketServer: Sendable {
             self.maxQueuedBytes = maxQueuedBytes
             self.compression = compression
             self.evictsIdleHandshakes = evictsIdleHandshakes
+            self.maxBufferedBytes = maxBufferedBytes
         }
     }
 
@@ -93,6 +102,8 @@ public final class WebSocketServer: Sendable {
     public let port: UInt16
     let handler: any WebSocketServerHandler
     let state: Mutex<State>
+    /// What every connection holds, against ``Configuration/maxBufferedBytes``.
+    let budget: BufferBudget
     /// Shut while frozen: no reads, no writes, no handshake answers.
     let frozen = Gate()
     /// Shut while handshakes hang.
@@ -107,6 +118,7 @@ public final class WebSocketServer: Sendable {
         self.port = listener.port
         self.handler = handler
         self.state = Mutex(State(listener: listener))
+        self.budget = BufferBudget(limit: configuration.maxBufferedBytes)
     }
 
     /// Serves until the task is cancelled; then every connection is reset and awaited.
@@ -155,8 +167,9 @@ public final class WebSocketServer: Sendable {
             }
             state.nextID += 1
             let connection = ServerConnection(
-                id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes)
+                id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes, budget: budget)
             state.connections.append(connection)
+            budget.register(connection)
             return (connection, evicted)
         }
         // Its task sees the reset in its read and ends; it is already out of the count.
@@ -175,6 +188,7 @@ public final class WebSocketServer: Sendable {
 
     func unregister(_ connection: ServerConnection) {
         state.withLock { state in state.connections.removeAll { $0 === connection } }
+        budget.unregister(connection.id)
     }
 
     // MARK: Observation
@@ -186,7 +200,17 @@ public final class WebSocketServer: Sendable {
     public var openConnections: [ServerConnection] { connections.filter(\.isOpen) }
 
     /// Counters since the server started.
-    public var statistics: ServerStatistics { state.withLock { $0.statistics } }
+    public var statistics: ServerStatistics {
+        var statistics = state.withLock { $0.statistics }
+        statistics.slowReaderResets = budget.slowReaderResets
+        statistics.resets += statistics.slowReaderResets
+        statistics.budgetDrops = budget.budgetDrops
+        return statistics
+    }
+
+    /// Bytes the server holds for its connections now (queued and partly received), as
+    /// ``Configuration/maxBufferedBytes`` counts them.
+    public var bufferedBytes: Int { budget.heldBytes }
 }
 
 /// What a ``WebSocketServer`` has done, for tests and `livesim serve`'s admin endpoint.
@@ -198,7 +222,15 @@ public struct ServerStatistics: Hashable, Sendable {
     public var handshakesRefused = 0
     public var handshakeTimeouts = 0
     public var protocolFailures = 0
+    /// Connections the server reset: by ``WebSocketServer/resetAll(includingHandshakes:)``
+    /// and as slow readers (``slowReaderResets``).
     public var resets = 0
+    /// Connections reset for not reading: their queue (pongs included) passed
+    /// ``WebSocketServer/Configuration/maxQueuedBytes``. Counted in ``resets`` too.
+    public var slowReaderResets = 0
+    /// Connections dropped because the server held more than
+    /// ``WebSocketServer/Configuration/maxBufferedBytes`` and they held the most.
+    public var budgetDrops = 0
     /// Connections dropped silently by the idle timeout (``WebSocketServer/setIdleTimeout(_:)``).
     public var idleDrops = 0
     /// Connections reset, with no request head yet, to make room for a newcomer
