@@ -44,7 +44,9 @@ extension Command {
                     let event = try await deadline.wait("no frame from the server") { try await connection.receive() }
                     switch event {
                     case .message(let message):
-                        try await deadline.wait("the server did not take a message") { try await connection.send(message) }
+                        try await deadline.wait("the server did not take a message") {
+                            try await connection.send(message)
+                        }
                     case .closed(let code, let reason):
                         print("closed \(code) \(clipped(reason, to: 200))")
                         return code == .normal || code == CloseCode(1005) ? 0 : 2
