@@ -146,10 +146,11 @@ public final class WireJudge: Sendable {
     }
 
     /// The run is over: judges the time rules at the end instant, then ignores what
-    /// happens while the clients are torn down.
+    /// happens while the clients are torn down. Calling it again does nothing.
     public func endRun() {
         let now = clock.now
         state.withLock { state in
+            guard !state.ended else { return }
             ingest(&state)
             checkTime(&state, now: now)
             state.ended = true

@@ -56,7 +56,9 @@ public struct WireRun: Sendable {
         let judge = WireJudge(claims: kind.claims, clients: count, topics: topics, network: network, clock: clock)
         let outcome = Simulation.run(
             strategy: strategy, clock: clock, until: base.duration + .seconds(60),
-            jobLimit: Self.jobLimit(clients: count)
+            jobLimit: Self.jobLimit(clients: count),
+            // What the clients do while the stopped run is unwound is not the world they are judged in.
+            onJobLimit: { judge.endRun() }
         ) {
             var split = SplitMix64(seed: base.managerSeed)
             let clients = (0..<count).map { _ in
