@@ -58,8 +58,9 @@ extension ConnectionModel {
                 .timersDieWithConnection, .timerOfDeadConnection,
                 "a connection's timers are cancelled when it ends"),
             flaw(
-                .deliveriesInOrder, .deliveredOutOfOrder,
-                "sequenced messages reach the app once each, in increasing order"),
+                .exactlyOnceInOrder, .deliveryNotNext,
+                "with resume on, the app is handed the server's log once each, in order, from where its stream began: every sequenced message delivered is the next one (no repeat, no reordering, and no skip: the model's log loses nothing)"
+            ),
             flaw(
                 .oneRefreshAtATime, .secondRefresh,
                 "the credentials provider is never asked again before it answered"),

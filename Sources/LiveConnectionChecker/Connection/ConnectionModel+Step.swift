@@ -63,9 +63,19 @@ extension ConnectionModel {
             e.serverSubscriptions = 0  // a new connection: the server knows no subscriptions
             // Once anything was delivered or a connection was open, a new one must resume:
             // the messages of the outage would be lost otherwise.
-            e.resumeOwed = configuration.resume && (e.delivered != 0 || e.everOpen)
+            e.resumeOwed = configuration.resume && e.streamBegan
+            // The server sends a new connection the log from now on ("send me this topic's
+            // messages from now on"), unless a resume frame moves its cursor (below). Until
+            // the app's stream begins, it begins where this connection joined the log.
+            e.serverCursor = e.serverLog
+            if configuration.resume && !e.streamBegan { e.delivered = e.serverLog }
         case .received(let number):
             sequence = number
+            // The server sends the log in order from its cursor; the only other number it
+            // sends is a message the app already has (a duplicate).
+            if let number, number == UInt64(e.serverCursor) + 1 {
+                e.serverCursor += 1
+            }
             // Any frame answers a ping: the connection proved itself (the backoff-reset rule).
             if e.pingUnanswered { e.restartFailureCount() }
         case .pong:
@@ -106,7 +116,13 @@ extension ConnectionModel {
                 sockets[Int(role.rawValue)] = .none
             case .subscribe(let topic, _): e.serverSubscriptions |= 1 << UInt8(topic)
             case .unsubscribe(let topic, _): e.serverSubscriptions &= ~(1 << UInt8(topic))
-            case .resume: e.resumeOwed = false
+            case .resume(let after, let role):
+                e.resumeOwed = false
+                // The server remembers N as the live connection's cursor and sends every
+                // logged message above it, in order (docs/server-contract.md).
+                if role == .current && !outcome.minted && sockets[1] == .open {
+                    e.serverCursor = after
+                }
             case .command(let command, _):
                 if e[command: command] != .issued { flaws.insert(.sentTwice) }
                 e[command: command] = .inFlight
@@ -149,9 +165,17 @@ extension ConnectionModel {
                 if status != .issued && status != .inFlight { flaws.insert(.completedTwice) }
                 e[command: command] = .completed
             case .deliver:
-                if let sequence {
-                    if sequence <= UInt64(e.delivered) { flaws.insert(.deliveredOutOfOrder) }
+                // exactly-once-in-order: every sequenced message handed to the app is the next
+                // one of its stream of the log. The log keeps every message, so a skip is a
+                // loss, reported as a gap or not; without resume nothing is promised. The
+                // first may come from before the stream began (a client that has delivered
+                // nothing resumes from 0, by the contract), but may not skip what it is owed.
+                if let sequence, configuration.resume {
+                    let next = UInt64(e.delivered) + 1
+                    if e.deliveredAny ? sequence != next : sequence > next { flaws.insert(.deliveryNotNext) }
                     e.delivered = UInt8(sequence)
+                    e.deliveredAny = true
+                    e.streamBegan = true
                 }
             case .reportOpen(let attempt):
                 if !attemptFits(attempt, e) { flaws.insert(.attemptMisnumbered) }
@@ -164,7 +188,7 @@ extension ConnectionModel {
                     }
                     if e.resumeOwed { flaws.insert(.openBeforeResume) }
                 }
-                e.everOpen = true
+                e.streamBegan = true
             case .report:
                 break
             }
@@ -211,6 +235,10 @@ extension ConnectionModel {
             e.serverSubscriptions = 0
             e.flushes = 0
             e.resumeOwed = false
+            e.serverCursor = 0
+            // Before the app's stream began, its place is where the next connection joins
+            // the log: set when that connection opens.
+            if !e.streamBegan { e.delivered = 0 }
         }
         for command in 0..<bounds.commands {
             switch e[command: command] {

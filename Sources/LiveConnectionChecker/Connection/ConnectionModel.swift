@@ -20,10 +20,12 @@ public import LiveConnectionSimulator
 /// transport event the live connection can produce in its socket's state (open or
 /// handshake failure 503/401/403 while connecting; data with and without sequence
 /// numbers, pong, the app ping's pong, close 1000/4001/4003/1008, reset, and the transport
-/// answering each flush, while the socket is open); every armed timer firing
+/// answering each flush, while the socket is open; the sequenced messages are the server's
+/// log as the contract sends it: in order from the connection's cursor, set where the
+/// connection opened or where its resume frame asked); every armed timer firing
 /// (time is abstracted: a timer may fire whenever it is armed); the credentials provider
 /// answering yes or no; late callbacks and timers of dead generations; the network going
-/// down, freezing and coming back; the server broadcasting the next sequence number.
+/// down, freezing and coming back; the server logging (broadcasting) the next sequence number.
 /// A step that draws a backoff delay branches three ways (``BoundaryRandom``).
 ///
 /// The machine steps through the real `handle(_:using:)`; each (machine, input) step
@@ -223,7 +225,16 @@ public struct ConnectionModel: Model {
                 // rather than a message with no sequence number, which it cannot.
                 if environment.pingUnanswered { deliver(inputs.pong) }
                 deliver(inputs.receivedPlain)
-                for index in inputs.receivedSequence.prefix(Int(environment.serverLog)) { deliver(index) }
+                // The server keeps the contract: the next logged message after the
+                // connection's cursor (a replay or a live one, in order, from the moment
+                // the connection opened or from where its resume frame asked), or, once the
+                // cursor has passed it, the app's last message again (a replay overlapping
+                // by one: a duplicate, harmless by the contract).
+                let cursor = environment.serverCursor
+                if cursor < environment.serverLog { deliver(inputs.receivedSequence[Int(cursor)]) }
+                if environment.deliveredAny && environment.delivered <= cursor {
+                    deliver(inputs.receivedSequence[Int(environment.delivered) - 1])
+                }
                 for index in inputs.peerCloses { deliver(index) }
                 // The server answers the app's ping once, on the connection that carried it.
                 if let pong = inputs.pingAnswered, environment.ping == .inFlight || environment.ping == .pongOwed {

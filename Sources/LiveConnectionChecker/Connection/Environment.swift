@@ -8,13 +8,14 @@
 ///
 /// Layout (bit offsets): network 0–1, an older generation exists 2, live socket 3–4,
 /// timers 5–8 (retry, connect timeout, heartbeat, pong deadline), heartbeat ping unanswered
-/// 9, server log 10–12, server subscriptions 13–15, last delivered sequence 16–18, three
+/// 9, server log 10–12, server subscriptions 13–15, the app's place in the log 16–18, three
 /// 2-bit slots 19–24 (the app's commands; with an app ping in the bounds, the third slot is
 /// the ping's, see ``Ping``), refresh pending 25, terminal close seen 26, failures since
-/// proof 27–30, in the background 31, flaws 32–53, flushes outstanding 54–56, resume owed
-/// 57, reported open once 58, the last `connect(to:)`'s endpoint 59, the app reported the
-/// path unviable 60, failures since the last intent that may restart the count 61–63
-/// (saturating at 7: from there on only "at least 7" is known). All 64 bits are used.
+/// proof 27–30, in the background 31, the flaw 32–36, the server's cursor on the live
+/// connection 37–39, a sequenced message was delivered 40, (41–53 free), flushes
+/// outstanding 54–56, resume owed 57, the app's stream began 58, the last `connect(to:)`'s
+/// endpoint 59, the app reported the path unviable 60, failures since the last intent that
+/// may restart the count 61–63 (saturating at 7: from there on only "at least 7" is known).
 struct Environment: Hashable, Sendable {
     enum Network: UInt8 { case up, down, frozen }
     enum Socket: UInt8 { case none, connecting, open }
@@ -40,9 +41,20 @@ struct Environment: Hashable, Sendable {
     /// The live generation's timers: connect timeout, heartbeat, pong deadline (bits 0–2).
     var liveTimers: UInt8 = 0
     var pingUnanswered = false
+    /// The highest sequence number the server has logged (broadcast).
     var serverLog: UInt8 = 0
     var serverSubscriptions: UInt8 = 0
+    /// The server's cursor on the live connection (contract: "on `resume after N`, remember
+    /// N as the connection's cursor"; without a resume, a connection gets the log from the
+    /// moment it opened): it has sent, or was told the client holds, every message up to
+    /// this one, and sends the next one logged. Meaningful while the socket is open.
+    var serverCursor: UInt8 = 0
+    /// The app's place in the server's log: the last sequence number delivered to it, or,
+    /// before its stream began (``streamBegan``), where the live connection joined the log.
+    /// Every message above it is owed to the app, once, in order (exactly-once-in-order).
     var delivered: UInt8 = 0
+    /// A sequenced message was delivered to the app: ``delivered`` is the last one.
+    var deliveredAny = false
     var commands: (Command, Command, Command) = (.unissued, .unissued, .unissued)
     var refreshPending = false
     var terminal = false
@@ -57,8 +69,10 @@ struct Environment: Hashable, Sendable {
     var flushes: UInt8 = 0
     /// The live connection opened after a sequenced message and has not asked to resume.
     var resumeOwed = false
-    /// Open was reported at least once.
-    var everOpen = false
+    /// The app's stream of the log began: open was reported, or a sequenced message was
+    /// delivered (the contract's "a connection has been open before, or L was delivered":
+    /// from then on a new connection must resume, and nothing above ``delivered`` may be lost).
+    var streamBegan = false
     /// The app is in the background (it said so last).
     var background = false
     /// The endpoint (index) the app named in its last `connect(to:)`.
@@ -92,6 +106,8 @@ struct Environment: Hashable, Sendable {
         liveTimers = UInt8((word >> 6) & 7)
         pingUnanswered = word & (1 << 9) != 0
         serverLog = UInt8((word >> 10) & 7)
+        serverCursor = UInt8((word >> 37) & 7)
+        deliveredAny = word & (1 << 40) != 0
         serverSubscriptions = UInt8((word >> 13) & 7)
         delivered = UInt8((word >> 16) & 7)
         commands = (
@@ -106,7 +122,7 @@ struct Environment: Hashable, Sendable {
         flaws = Self.flaws(word)
         flushes = UInt8((word >> 54) & 7)
         resumeOwed = word & (1 << 57) != 0
-        everOpen = word & (1 << 58) != 0
+        streamBegan = word & (1 << 58) != 0
         lastEndpoint = UInt8((word >> 59) & 1)
         pathDown = word & (1 << 60) != 0
         failuresSinceIntent = UInt8((word >> 61) & 7)
@@ -120,6 +136,8 @@ struct Environment: Hashable, Sendable {
         word |= UInt64(liveTimers) << 6
         if pingUnanswered { word |= 1 << 9 }
         word |= UInt64(serverLog) << 10
+        word |= UInt64(serverCursor) << 37
+        if deliveredAny { word |= 1 << 40 }
         word |= UInt64(serverSubscriptions) << 13
         word |= UInt64(delivered) << 16
         word |=
@@ -128,18 +146,18 @@ struct Environment: Hashable, Sendable {
         if terminal { word |= 1 << 26 }
         word |= UInt64(failuresSinceProof) << 27
         if background { word |= 1 << 31 }
-        word |= UInt64(flaws.rawValue) << 32
+        word |= UInt64(flaws.packed) << 32
         word |= UInt64(flushes) << 54
         if resumeOwed { word |= 1 << 57 }
-        if everOpen { word |= 1 << 58 }
+        if streamBegan { word |= 1 << 58 }
         word |= UInt64(lastEndpoint) << 59
         if pathDown { word |= 1 << 60 }
         word |= UInt64(failuresSinceIntent) << 61
         return word
     }
 
-    /// The flaws of a packed environment, without unpacking the rest.
-    static func flaws(_ word: UInt64) -> Flaws { Flaws(rawValue: UInt32(truncatingIfNeeded: word >> 32) & Flaws.mask) }
+    /// The flaw of a packed environment, without unpacking the rest.
+    static func flaws(_ word: UInt64) -> Flaws { Flaws(packed: UInt8(truncatingIfNeeded: word >> 32) & 31) }
 
     static func == (lhs: Environment, rhs: Environment) -> Bool { lhs.word == rhs.word }
     func hash(into hasher: inout Hasher) { hasher.combine(word) }
@@ -169,12 +187,22 @@ struct Environment: Hashable, Sendable {
 }
 
 /// Contract breaches the environment observed while applying one step's effects. Each
-/// is the evidence for one `always` property of the connection model; a state carrying
-/// a flaw is a violation.
+/// is the evidence for one `always` property of the connection model, and the flaws are
+/// numbered in the order of those properties; a state carrying a flaw is a violation.
+///
+/// A flawed state is never expanded, and the checker reports the first property (in
+/// order) a state violates, so the packed state keeps only the first flaw of its step
+/// (``packed``, five bits): the same property is reported, and of the 17 bits this frees,
+/// four hold the server's cursor and whether the app was handed a sequenced message.
 struct Flaws: OptionSet, Hashable, Sendable {
     let rawValue: UInt32
-    /// The 22 bits the packed environment holds.
-    static let mask: UInt32 = (1 << 22) - 1
+
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The packed form: 0 for none, else 1 + the index of the first flaw.
+    var packed: UInt8 { rawValue == 0 ? 0 : UInt8(rawValue.trailingZeroBitCount + 1) }
+
+    init(packed: UInt8) { rawValue = packed == 0 ? 0 : 1 << UInt32(packed - 1) }
     static let staleChangedMachine = Flaws(rawValue: 1 << 0)
     static let extraSocket = Flaws(rawValue: 1 << 1)
     static let openBeforeHandshake = Flaws(rawValue: 1 << 2)
@@ -182,19 +210,22 @@ struct Flaws: OptionSet, Hashable, Sendable {
     static let openBeforeResume = Flaws(rawValue: 1 << 4)
     static let secondReconnect = Flaws(rawValue: 1 << 5)
     static let delayOutOfPolicy = Flaws(rawValue: 1 << 6)
+    /// backoff-within-policy's evidence too: one flaw per property, in the properties' order.
+    static let attemptMisnumbered = delayOutOfPolicy
     static let activityAfterTerminal = Flaws(rawValue: 1 << 7)
     static let leftStoppedWithoutConnect = Flaws(rawValue: 1 << 8)
     static let completedTwice = Flaws(rawValue: 1 << 9)
     static let sentTwice = Flaws(rawValue: 1 << 10)
     static let commandHangs = Flaws(rawValue: 1 << 11)
     static let timerOfDeadConnection = Flaws(rawValue: 1 << 12)
-    static let deliveredOutOfOrder = Flaws(rawValue: 1 << 13)
+    /// A delivery that is not the next message of the app's stream of the log: a repeat, a
+    /// reordering, or a skip of a message the server still holds (the model's log loses none).
+    static let deliveryNotNext = Flaws(rawValue: 1 << 13)
     static let secondRefresh = Flaws(rawValue: 1 << 14)
     static let wrongEndpoint = Flaws(rawValue: 1 << 15)
     static let timerMisarmed = Flaws(rawValue: 1 << 16)
     static let expiredNotRefreshed = Flaws(rawValue: 1 << 17)
     static let activeWithoutPath = Flaws(rawValue: 1 << 18)
     static let pathReturnIgnored = Flaws(rawValue: 1 << 19)
-    static let attemptMisnumbered = Flaws(rawValue: 1 << 20)
-    static let pingMisanswered = Flaws(rawValue: 1 << 21)
+    static let pingMisanswered = Flaws(rawValue: 1 << 20)
 }

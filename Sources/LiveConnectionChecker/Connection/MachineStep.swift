@@ -33,7 +33,9 @@ enum MicroEffect: Sendable {
     case close(Role)
     case subscribe(topic: Int, Role)
     case unsubscribe(topic: Int, Role)
-    case resume(Role)
+    /// The resume frame, with the sequence number it asks the server to resume after (up to
+    /// 7, the largest a log can hold: a cursor beyond the log sends nothing, as at 7).
+    case resume(after: UInt8, Role)
     case command(Int, Role)
     case ping(Role)
     /// The app's ping sent on a connection.
@@ -113,7 +115,7 @@ struct MachineStepper: Sendable {
             case .closeConnection(let g, _, _): return .close(role(g))
             case .send(let g, .control(.subscribe(let topic))): return .subscribe(topic: topicIndex(topic), role(g))
             case .send(let g, .control(.unsubscribe(let topic))): return .unsubscribe(topic: topicIndex(topic), role(g))
-            case .send(let g, .control(.resume)): return .resume(role(g))
+            case .send(let g, .control(.resume(let after))): return .resume(after: UInt8(min(after, 7)), role(g))
             case .send(let g, .command(let id)): return .command(Int(id.rawValue) - 1, role(g))
             case .ping(let g): return .ping(role(g))
             case .startTimer(let timer, let delay):

@@ -127,8 +127,12 @@ extension ConnectionModel {
         let aftermath =
             configuration.connectTimeout + (configuration.heartbeatInterval + configuration.heartbeatTimeout) * 2
             + configuration.backoff.maximumDelay + .seconds(1)
+        // The model's log is the feed of a topic the app subscribed first and never leaves
+        // (the simulator's own convention), outside the topics the model's app toggles.
+        let carriesLog = steps.contains { if case .broadcast = $0.action { true } else { false } }
+        let feedTopic = carriesLog ? TraceRealizer.logTopic : codebook.topics.first ?? TraceRealizer.logTopic
         var realizer = TraceRealizer(
-            steps: steps, endpoints: codebook.endpoints, feedTopic: codebook.topics.first ?? "feed",
+            steps: steps, endpoints: codebook.endpoints, feedTopic: feedTopic, subscribesFeed: carriesLog,
             aftermath: aftermath)
         realizer.realize()
         let expected = steps.compactMap { step -> String? in
@@ -141,7 +145,7 @@ extension ConnectionModel {
         let scenario = Scenario(
             seed: 0, configuration: configuration, strategy: .fifo, duration: realizer.end,
             schedule: realizer.schedule, managerSeed: 0, managerWords: steps.flatMap(\.words), logCapacity: 1_000,
-            feedTopic: codebook.topics.first ?? "feed")
+            feedTopic: feedTopic)
         let trace = Trace(scenario: scenario, generator: Self.traceGenerator, variant: variant)
         return CounterexampleTrace(
             trace: trace, property: violation.property, expectedInputs: expected, gaps: realizer.gaps)

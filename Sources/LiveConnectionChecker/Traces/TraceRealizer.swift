@@ -20,6 +20,9 @@ import LiveConnectionSimulator
 ///   until that connection is gone;
 /// - transport completions (flush, send), resume replays and credential refreshes happen
 ///   by themselves;
+/// - the server's log is the feed of a topic the app subscribes at the start and never
+///   leaves (the model's log belongs to no topic the model's app toggles), and each
+///   `server broadcasts` step broadcasts on it;
 /// - a late callback is armed on the socket it comes from, before the step that ends that
 ///   socket (a late open before the step that requests it): `stale KIND after=D`, where D
 ///   is how long after the socket's close the model delivers it. The old connection then
@@ -42,6 +45,8 @@ struct TraceRealizer {
     let steps: [ConnectionReplay.Step]
     let endpoints: [Endpoint]
     let feedTopic: String
+    /// The app subscribes the feed topic at the start (a counterexample that logs messages).
+    let subscribesFeed: Bool
     /// How long the run goes on after the counterexample's last step.
     let aftermath: Duration
 
@@ -67,10 +72,17 @@ struct TraceRealizer {
     /// Late callbacks to arm, each before the schedule entry at `index` (placed in the schedule at the end).
     private var arms: [(index: Int, action: ScheduledAction)] = []
 
-    init(steps: [ConnectionReplay.Step], endpoints: [Endpoint], feedTopic: String, aftermath: Duration) {
+    /// The feed topic of a counterexample whose server logs messages: none of the model's topics.
+    static let logTopic = "feed"
+
+    init(
+        steps: [ConnectionReplay.Step], endpoints: [Endpoint], feedTopic: String, subscribesFeed: Bool = false,
+        aftermath: Duration
+    ) {
         self.steps = steps
         self.endpoints = endpoints
         self.feedTopic = feedTopic
+        self.subscribesFeed = subscribesFeed
         self.aftermath = aftermath
     }
 
@@ -81,6 +93,7 @@ struct TraceRealizer {
     mutating func realize() {
         emit(.setLatency(Self.latency), at: .zero)
         emit(.hangHandshakes(true), at: .zero)
+        if subscribesFeed { emit(.subscribe(feedTopic), at: .zero) }
         for index in steps.indices {
             stepStart = (schedule.count, now)
             place(steps[index])
@@ -102,7 +115,8 @@ struct TraceRealizer {
         case .network:
             break  // Each socket's fate is set where it is requested (see `follow`).
         case .broadcast(let sequence):
-            emit(.broadcast(topic: subscribed.first ?? feedTopic, text: "message \(sequence)"), at: now)
+            let topic = subscribesFeed ? feedTopic : subscribed.first ?? feedTopic
+            emit(.broadcast(topic: topic, text: "message \(sequence)"), at: now)
             lastServerSend = now
         }
     }

@@ -96,14 +96,15 @@ extension Rule {
         "close 4001 or HTTP 401 asks for fresh credentials (one refresh at a time) instead of retrying or stopping (unless it is the failure that reaches the app's attempt limit)",
         judges: [.simulator, .checker])
 
+    public static let exactlyOnceInOrder = Rule(
+        "exactly-once-in-order",
+        "with resume, broadcasts reach the app once each, in order; gaps only for messages the server lost",
+        judges: [.simulator, .checker])
+
     // Judged by the simulator: they need time, the server's view, or the app's.
     public static let deadPeerDetected = Rule(
         "dead-peer-detected", "an open connection that can no longer hear the server is torn down within P + T",
         judges: [.simulator], timeBounded: true)
-    public static let exactlyOnceInOrder = Rule(
-        "exactly-once-in-order",
-        "with resume, broadcasts reach the app once each, in order; gaps only for messages the server lost",
-        judges: [.simulator])
     public static let reportedStateIsTrue = Rule(
         "reported-state-is-true",
         "open is never reported before the handshake, with no connection, or on a socket dead for over P + T",
@@ -171,8 +172,6 @@ extension Rule {
         "a command is answered at once or rides an open socket; it never outlives its connection", judges: [.checker])
     public static let timersDieWithConnection = Rule(
         "timers-die-with-connection", "a connection's timers are cancelled when it ends", judges: [.checker])
-    public static let deliveriesInOrder = Rule(
-        "deliveries-in-order", "sequenced messages reach the app once each, in increasing order", judges: [.checker])
     public static let oneRefreshAtATime = Rule(
         "one-refresh-at-a-time", "the credentials provider is never asked again before it answered",
         judges: [.checker])
@@ -195,12 +194,12 @@ extension Rule {
         [
             .singleLiveTransport, .staleInputsChangeNothing, .resubscribeBeforeOpen, .backoffWithinPolicy,
             .quietAfterStop, .commandsAtMostOnce, .endpointOfLastConnect, .quietInBackground, .timersArmedAsConfigured,
-            .expiredCredentialsRefreshed,
-            .deadPeerDetected, .exactlyOnceInOrder, .reportedStateIsTrue, .eventuallyOpen, .eventsFollowTheMachine,
+            .expiredCredentialsRefreshed, .exactlyOnceInOrder,
+            .deadPeerDetected, .reportedStateIsTrue, .eventuallyOpen, .eventsFollowTheMachine,
             .noHotLoop, .pingsAnsweredOnce, .quietWithoutPath, .reconnectsWhenPathReturns, .givesUpAtTheLimit,
             .freshCredentialsPerHandshake, .disconnectClosesAsAsked, .closeReachesTheApp, .streamsEndStopped,
             .openOnlyAfterHandshake, .resumeBeforeOpen, .onePendingReconnect, .stoppedLeftOnlyByConnect,
-            .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection, .deliveriesInOrder,
+            .commandsCompletedOnce, .commandsNeverHang, .timersDieWithConnection,
             .oneRefreshAtATime, .phaseMatchesSocket, .progressIsArmed, .noDeadlock, .backoffDistribution,
         ] + wireRules
 }

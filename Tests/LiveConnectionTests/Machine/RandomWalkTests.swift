@@ -339,7 +339,7 @@ struct RandomWalk {
             case .deliverMessage:
                 if case .received(_, let sequence?) = input {
                     if let last = delivered.last, sequence <= last {
-                        fail(.deliveriesInOrder, "delivered \(sequence) after \(last)")
+                        fail(.exactlyOnceInOrder, "delivered \(sequence) after \(last)")
                     }
                     delivered.append(sequence)
                 }
