@@ -52,7 +52,8 @@ public struct SimulationRun: Sendable {
         // The identity server: a fresh token per fetch, after an expiry or before every connect.
         let issuer = CredentialsIssuer()
         let monitor = InvariantMonitor(
-            configuration: scenario.configuration, network: network, clock: clock, credentials: issuer
+            configuration: scenario.configuration, network: network, clock: clock, credentials: issuer,
+            spreadSeed: scenario.seed
         ) {
             if stops { spawner.finish() }
         }

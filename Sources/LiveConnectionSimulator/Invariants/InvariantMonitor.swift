@@ -36,11 +36,11 @@ public final class InvariantMonitor: Sendable {
     public convenience init(
         configuration: ConnectionConfiguration, specification: Specification = .seedDocuments,
         network: SimulatedNetwork, clock: VirtualClock, credentials: CredentialsIssuer? = nil,
-        onViolation: @escaping @Sendable () -> Void = {}
+        spreadSeed: UInt64 = 0, onViolation: @escaping @Sendable () -> Void = {}
     ) {
         self.init(
             configuration: configuration, specification: specification, world: network, now: { clock.now },
-            credentials: credentials, onViolation: onViolation)
+            credentials: credentials, spreadSeed: spreadSeed, onViolation: onViolation)
     }
 
     /// A monitor of any world, on any timeline.
@@ -54,16 +54,19 @@ public final class InvariantMonitor: Sendable {
     ///   - tolerance: added to every time bound: how late a real clock's timers, and the
     ///     calls of ``check()``, may run. Zero in virtual time.
     ///   - credentials: the issuer behind the manager's credentials provider, if the judge knows it.
+    ///   - spreadSeed: seeds the judge's own draws for `backoff-distribution` (where an atom's
+    ///     transform lands in its jump): give each run its own (a run's seed), or pooled runs
+    ///     are not independent.
     ///   - onViolation: called (outside any lock) after the first violation of each invariant.
     public init(
         configuration: ConnectionConfiguration, specification: Specification = .seedDocuments,
         world: any WorldTruth, now: @escaping @Sendable () -> VirtualClock.Instant, tolerance: Duration = .zero,
-        credentials: CredentialsIssuer? = nil, onViolation: @escaping @Sendable () -> Void = {}
+        credentials: CredentialsIssuer? = nil, spreadSeed: UInt64 = 0, onViolation: @escaping @Sendable () -> Void = {}
     ) {
         self.state = Mutex(
             MonitorState(
                 configuration: configuration, specification: specification, world: world, tolerance: tolerance,
-                issuer: credentials)
+                issuer: credentials, spreadSeed: spreadSeed)
         )
         self.now = now
         self.onViolation = onViolation
