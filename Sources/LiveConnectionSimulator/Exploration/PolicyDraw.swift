@@ -7,7 +7,7 @@ public import LiveConnection
 /// PolicyDraw.policy(using: &random)   // e.g. proportional-jitter initial=350ms multiplier=2.3 …
 /// ```
 ///
-/// The family is uniform over ``BackoffPolicy/Family/allCases``, so a formula added to the
+/// The family is uniform over `BackoffPolicy.Family.allCases`, so a formula added to the
 /// library is explored the day it ships (a test fails while the swarm cannot draw it). The
 /// parameters stay where the other rules keep their meaning: bases from 50 ms to 2 s, caps
 /// 2 to 256 times the base and at most 60 s, gRPC-style multipliers 1.1 to 3.0 and jitter

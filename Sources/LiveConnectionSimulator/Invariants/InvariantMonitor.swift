@@ -31,6 +31,7 @@ public final class InvariantMonitor: Sendable {
     ///   - clock: the run's virtual clock.
     ///   - credentials: the issuer behind the manager's credentials provider, if it has one:
     ///     `fresh-credentials-per-handshake` is judged only with it.
+    ///   - spreadSeed: seeds the judge's own draws for `backoff-distribution`: a run's seed.
     ///   - onViolation: called (outside any lock) after the first violation of each
     ///     invariant; a run uses it to stop early.
     public convenience init(

@@ -27,10 +27,13 @@ extension Specification {
     /// `backoff-distribution` in `explore`) compare draws with. It is written out again here,
     /// never read from `BackoffPolicy.distribution`: a draw and its oracle computed by one
     /// function agree by construction, and a narrowed range or a lost atom at the cap would
-    /// pass. ``DelayDistribution`` is only the vocabulary the answer is spelled in.
+    /// pass. `DelayDistribution` is only the vocabulary the answer is spelled in.
     ///
-    /// - Parameter previous: the delay drawn before this one since the count started again
-    ///   (nil: none; decorrelated jitter then grows from base). Other policies ignore it.
+    /// - Parameters:
+    ///   - policy: names the formula and its parameters (never computes the answer).
+    ///   - n: consecutive failures before this delay.
+    ///   - previous: the delay drawn before this one since the count started again
+    ///     (nil: none; decorrelated jitter then grows from base). Other policies ignore it.
     public func publishedDelay(_ policy: BackoffPolicy, afterFailures n: Int, previous: Duration?)
         -> DelayDistribution
     {
