@@ -85,15 +85,7 @@ struct AdminEndpointTests {
 
     @Test("broadcast, subscriptions, close with code and reason, and clear errors for bad requests")
     func routes() async throws {
-        let live = try LiveTestServer(configuration: .init())
-        let admin = try AdminEndpoint.server(controlling: live)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await live.run() }
-            group.addTask { await admin.run() }
-            group.addTask {
-                try await ContinuousClock().sleep(for: .seconds(60))
-                throw ServerHarness.TimedOut()
-            }
+        try await Self.withAdmin { live, admin in
             let client = try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
                 Endpoint(url: URL(string: "ws://127.0.0.1:\(live.port)/live")!))
             try await client.send(.text(#"{"type":"subscribe","topic":"loans"}"#))
@@ -126,7 +118,6 @@ struct AdminEndpointTests {
             #expect(
                 try await Self.request(admin.port, "POST", "/close?code=4001&reason=token%20expired") == (200, "ok\n"))
             #expect(try await client.receive() == .closed(code: .tokenExpired, reason: "token expired"))
-            group.cancelAll()
         }
     }
 
@@ -134,15 +125,7 @@ struct AdminEndpointTests {
         "a subscribe spelled as Python spells JSON works; an unreadable contract frame gets an error frame and a counter"
     )
     func contractFramesAsJSON() async throws {
-        let live = try LiveTestServer(configuration: .init())
-        let admin = try AdminEndpoint.server(controlling: live)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await live.run() }
-            group.addTask { await admin.run() }
-            group.addTask {
-                try await ContinuousClock().sleep(for: .seconds(60))
-                throw ServerHarness.TimedOut()
-            }
+        try await Self.withAdmin { live, admin in
             let client = try await WebSocketTransport(configuration: .init(connectTimeout: peerConnectTimeout)).open(
                 Endpoint(url: URL(string: "ws://127.0.0.1:\(live.port)/live")!))
             // json.dumps({"type": "subscribe", "topic": "loans"}) with the keys the other way round.
@@ -160,7 +143,6 @@ struct AdminEndpointTests {
             #expect(try await Self.request(admin.port, "POST", "/broadcast?topic=loans&text=hi").0 == 200)
             #expect(try await client.receive() == .message(.text(#"{"seq":1,"topic":"loans","text":"hi"}"#)))
             #expect(try await Self.request(admin.port, "GET", "/stats").1.contains(#""refusedFrames":1"#))
-            group.cancelAll()
         }
     }
 
