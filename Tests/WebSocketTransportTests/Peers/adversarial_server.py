@@ -214,13 +214,5 @@ async def handle(reader, writer):
         writer.close()
 
 
-async def main():
-    peer_common.exit_with_parent()
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    peer_common.announce(server.sockets[0].getsockname()[1])
-    async with server:
-        await server.serve_forever()
-
-
 if __name__ == "__main__":
-    asyncio.run(main())
+    peer_common.serve(handle)
