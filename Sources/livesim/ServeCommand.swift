@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveTestServer
 import WebSocketTransport
+import WireHistory
 
 extension Command {
     /// `livesim serve`: the package's own WebSocket server, as an echo server or a live test server.
@@ -13,7 +14,7 @@ extension Command {
                                  [--admin-port N] [--admin-host ADDRESS] [--admin-token TOKEN] [--log-capacity N]
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
                                  [--max-buffered-bytes N] [--idle-timeout D] [--no-deflate | --deflate-params P]
-                                 [--duration D]
+                                 [--duration D] [--record FILE]
 
             Serves RFC 6455 on the real sockets of WebSocketTransport and prints
             "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections. A client
@@ -49,10 +50,14 @@ extension Command {
               --deflate-params P       grant it on these terms of the server's, written as in the header,
                                        e.g. "server_max_window_bits=10; client_no_context_takeover"
               --duration D             exit after D, 1ms to 1000h
+              --record FILE            write the wire history to FILE as it happens (JSON lines, docs/wire-history.md):
+                                       every attempt, open, frame, ping, pong, close and reset, with its client
+                                       (?client=ID, X-Livesim-Client, or the source address), and every fault
+                                       applied; `livesim judge FILE` judges it
             """,
         exitCodes: [
             0: "stopped by SIGINT, SIGTERM or --duration (every connection dropped)",
-            1: "an error: an address cannot be bound, the TLS files cannot be read",
+            1: "an error: an address cannot be bound, the TLS files cannot be read, the history cannot be written",
         ],
         parse: { arguments throws(ArgumentError) in
             var configuration = WebSocketServer.Configuration()
@@ -82,6 +87,7 @@ extension Command {
             let noDeflate = try arguments.flag("--no-deflate")
             let deflateParameters = try arguments.option("--deflate-params")
             let duration = try arguments.duration("--duration", in: Arguments.runDurations)
+            let record = try arguments.option("--record")
             try arguments.finish()
             guard (certificate == nil) == (key == nil) else {
                 throw .conflict(
@@ -99,18 +105,28 @@ extension Command {
                     configuration.tls = try TLSServerContext(certificateChainFile: certificate, privateKeyFile: key)
                 }
                 let scheme = configuration.tls == nil ? "ws" : "wss"
+                // The file is checked before the server binds: its problem is reported first.
+                let history = try record.map { path throws(WireHistoryError) in
+                    try HistoryRecording(
+                        path: path, mode: echo ? "echo" : "live", configuration: configuration, faults: nil)
+                }
                 if echo {
                     let server = try listening(configuration) {
-                        try WebSocketServer(configuration: configuration, handler: EchoHandler())
+                        try WebSocketServer(configuration: configuration, handler: EchoHandler(), observer: history)
                     }
+                    try history?.started(
+                        url: "\(scheme)://\(bracketed(configuration.host)):\(server.port)", idleTimeout: idleTimeout)
                     server.setIdleTimeout(idleTimeout)
                     printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(server.port)")
                     await serveUntilStopped(duration: duration) { await server.run() }
-                    return 0
+                    history?.end()
+                    return try history?.finish() ?? 0
                 }
                 let live = try listening(configuration) {
-                    try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
+                    try LiveTestServer(configuration: configuration, logCapacity: logCapacity, observer: history)
                 }
+                try history?.started(
+                    url: "\(scheme)://\(bracketed(configuration.host)):\(live.port)", idleTimeout: idleTimeout)
                 live.server.setIdleTimeout(idleTimeout)
                 let adminAddress = WebSocketServer.Configuration(host: adminHost, port: adminPort)
                 let admin = try listening(adminAddress) {
@@ -130,7 +146,8 @@ extension Command {
                         group.addTask { await admin.run() }
                     }
                 }
-                return 0
+                history?.end()
+                return try history?.finish() ?? 0
             }
         })
 
