@@ -36,8 +36,7 @@ let package = Package(
         // The command line's argument layer in-process (thousands of hostile vectors) and the
         // built binary as a user runs it.
         .testTarget(
-            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"],
-            swiftSettings: strict),
+            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
             swiftSettings: strict),
@@ -54,13 +53,12 @@ let package = Package(
         // The live contract (subscribe, resume, sequence numbers, replay): one pure type that the
         // simulated server and the real test server both run.
         .target(name: "LiveServerContract", dependencies: ["LiveConnection"], swiftSettings: strict),
+        // A real server's wire history: one JSON object a line, written as it happens, read back by the judge.
+        .target(name: "WireHistory", dependencies: ["LiveConnection"], swiftSettings: strict),
         // The real test server: the live contract and every fault control on WebSocketServer, and
         // its admin HTTP endpoint (`livesim serve`).
-        // A real server's wire history: one JSON object a line, written as it happens and read back by the judge.
-        .target(name: "WireHistory", dependencies: ["LiveConnection"], swiftSettings: strict),
         .target(
-            name: "LiveTestServer",
-            dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection", "WireHistory"],
+            name: "LiveTestServer", dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection", "WireHistory"],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionSimulatorTests",
@@ -70,8 +68,7 @@ let package = Package(
         .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
         // Simulator throughput: simulated time per wall and CPU second, seeds/s, peak memory.
         .executableTarget(
-            name: "SimulatorBenchmarks",
-            dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
+            name: "SimulatorBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/SimulatorBenchmarks", swiftSettings: strict),
         // Swift Testing glue: seeds as arguments, the simulation trait, replay of Traces/.
         .target(
@@ -82,8 +79,7 @@ let package = Package(
             dependencies: ["LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
             swiftSettings: strict),
         .executableTarget(
-            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
-            path: "Benchmarks/KernelBenchmarks",
+            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"], path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),
         // Backoff statistics: pure numerics, policy verification, the herd experiment.
         .target(name: "Statistics", swiftSettings: strict),
@@ -91,8 +87,7 @@ let package = Package(
             name: "BackoffVerification", dependencies: ["Statistics", "LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
         .testTarget(
-            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection", "TestScheduling"],
-            exclude: ["Fixtures"],
+            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection", "TestScheduling"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "BackoffVerificationTests",
@@ -102,8 +97,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(
-            name: "StatisticsBenchmarks",
-            dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
+            name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/StatisticsBenchmarks", swiftSettings: strict),
         // The real transport: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
         .systemLibrary(
@@ -116,15 +110,13 @@ let package = Package(
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
-                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveServerContract",
-                "LiveConnectionSimulator",
+                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveServerContract", "LiveConnectionSimulator",
                 "LiveConnectionTesting", "TestScheduling",
             ],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],
-            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"],
-            swiftSettings: strict),
+            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"], swiftSettings: strict),
         // The model checker: exhaustive search of the connection machine and of users' models,
         // schedule exploration of the async shell.
         .target(
@@ -136,17 +128,13 @@ let package = Package(
             swiftSettings: strict),
         // Any reconnecting client, judged from the wire: the client seam, the wire rules, the wire world.
         .target(
-            name: "LiveConnectionWire",
-            dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics", "WireHistory"],
+            name: "LiveConnectionWire", dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics", "WireHistory"],
             swiftSettings: strict),
         // Behavioural replicas of three reconnecting designs iOS guides teach, each with its flaws: the kit's victims.
         .target(name: "ExampleClients", dependencies: ["LiveConnection", "LiveConnectionWire"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionWireTests",
-            dependencies: [
-                "LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling",
-                "WireHistory", "PackageFiles",
-            ],
+            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling", "WireHistory", "PackageFiles"],
             swiftSettings: strict),
         .executableTarget(
             name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection", "BenchmarkSupport"],
