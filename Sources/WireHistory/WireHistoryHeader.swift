@@ -74,7 +74,7 @@ public struct WireHistoryHeader: Hashable, Sendable {
         var faults: FaultSchedule?
         if let schedule = object["faults"] as? [String: Any] {
             guard let number = schedule["seed"] as? NSNumber, number.doubleValue >= 0,
-                number.doubleValue == number.doubleValue.rounded(), !(schedule["seed"] is Bool),
+                number.doubleValue == number.doubleValue.rounded(),
                 let profile = schedule["profile"] as? String
             else { throw .init("\"faults\" needs a \"seed\" (a non-negative integer) and a \"profile\" (a string)") }
             faults = FaultSchedule(seed: number.uint64Value, profile: profile)

@@ -14,7 +14,7 @@ extension WireHistoryRecord {
     /// Reads one line; the error says which field is wrong and why.
     public init(line: String) throws(WireHistoryError.Reason) {
         let object = try JSONValue.parseObject(line)
-        guard let seconds = object["t"] as? NSNumber, !(object["t"] is Bool) else {
+        guard let seconds = object["t"] as? NSNumber else {
             throw .init("no \"t\" (seconds since the origin, a number)")
         }
         let value = seconds.doubleValue

@@ -39,6 +39,8 @@ struct ClientLedger {
     let index: Int
     let claims: WireClaims
     let topics: [String]
+    /// A delay may miss its claimed bounds by this much (a real clock; zero in simulation).
+    let tolerance: Duration
     var sockets: [Int: Socket] = [:]
     /// Sockets open in the server's view, oldest first.
     var held: [Int] = []
@@ -118,8 +120,9 @@ struct ClientLedger {
     /// First retries after a server ending of an open socket: (ending instant, attempt instant, offset).
     var herdRetries: [(endedAt: VirtualClock.Instant, attemptAt: VirtualClock.Instant, offset: Duration)] = []
 
-    init(index: Int, claims: WireClaims, topics: [String]) {
+    init(index: Int, claims: WireClaims, topics: [String], tolerance: Duration = .zero) {
         self.index = index
+        self.tolerance = tolerance
         self.claims = claims
         self.topics = topics
     }
@@ -230,7 +233,10 @@ struct ClientLedger {
         guard high >= 1 else { return delays[0] }
         func fits(_ delay: Duration) -> Bool {
             (low...high).contains { n in
-                previousDelays.contains { claims.backoff.distribution(n, $0).bounds.contains(delay) }
+                previousDelays.contains {
+                    let bounds = claims.backoff.distribution(n, $0).bounds
+                    return (bounds.lowerBound - tolerance...bounds.upperBound + tolerance).contains(delay)
+                }
             }
         }
         let delay = delays.first(where: fits) ?? delays[0]

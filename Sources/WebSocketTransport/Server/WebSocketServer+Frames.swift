@@ -137,6 +137,9 @@ extension WebSocketServer {
             let compressed = item.isData ? deflater?.compress(item.payload) : nil
             let frame = FrameEncoder.encode(
                 item.opcode, payload: compressed ?? item.payload, compressed: compressed != nil, maskKey: nil)
+            // Told as it leaves, before the client can answer it: a close answered at once must
+            // be heard after the close it answers.
+            if connection.observer != nil { connection.observe(Self.observation(of: item)) }
             do {
                 try await connection.stream.write(frame, until: isClose ? .now + configuration.closeTimeout : nil)
             } catch {
@@ -144,7 +147,6 @@ extension WebSocketServer {
                 return
             }
             connection.touch()
-            if connection.observer != nil { connection.observe(Self.observation(of: item)) }
             if case .close(let final) = item.kind {
                 if final {
                     await connection.stream.lingeringClose(until: .now + configuration.closeTimeout)
