@@ -73,10 +73,10 @@ enum JudgeCommand {
     }
 
     static func print(_ verdict: HistoryVerdict, path: String) {
-        for violation in verdict.violations { Swift.print("violation: " + verdict.describe(violation)) }
+        for violation in verdict.violations { printLine("violation: " + verdict.describe(violation)) }
         let clients = verdict.clients.map { "\"\($0)\"" }.joined(separator: ", ")
         let broken = Set(verdict.violations.map(\.rule.name)).sorted()
-        Swift.print(
+        printLine(
             "\(path): \(verdict.records) records over \(verdict.duration.traceFormatted), "
                 + "\(verdict.clients.count) client(s) [\(clients)], \(verdict.checks) checks: "
                 + (verdict.passed

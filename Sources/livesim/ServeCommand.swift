@@ -15,6 +15,7 @@ extension Command {
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
                                  [--max-buffered-bytes N] [--idle-timeout D] [--no-deflate | --deflate-params P]
                                  [--duration D] [--record FILE]
+                                 [--faults SEED [--fault-profile P] [--fault-interval D]]
 
             Serves RFC 6455 on the real sockets of WebSocketTransport and prints
             "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections. A client
@@ -54,6 +55,12 @@ extension Command {
                                        every attempt, open, frame, ping, pong, close and reset, with its client
                                        (?client=ID, X-Livesim-Client, or the source address), and every fault
                                        applied; `livesim judge FILE` judges it
+              --faults SEED            apply the seed's server faults in real time (the simulator's swarm schedule
+                                       for the seed, kept to what a real server can do: refuse, handshake status
+                                       and hang, close, terminal close, reset, freeze, latency, restart, idle
+                                       timeout, accept-then-close, broadcasts), each printed as it is applied;
+                                       live mode only; the schedule covers --duration (default: its first hour)
+            \(RealTimeFaults.usage)
             """,
         exitCodes: [
             0: "stopped by SIGINT, SIGTERM or --duration (every connection dropped)",
@@ -88,7 +95,10 @@ extension Command {
             let deflateParameters = try arguments.option("--deflate-params")
             let duration = try arguments.duration("--duration", in: Arguments.runDurations)
             let record = try arguments.option("--record")
+            let faultSeed = try arguments.seed("--faults")
+            let faults = try RealTimeFaults.parse(&arguments, seed: faultSeed, duration: duration ?? .seconds(3600))
             try arguments.finish()
+            if echo, faults != nil { throw .conflict("--faults needs the live server: not with --echo") }
             guard (certificate == nil) == (key == nil) else {
                 throw .conflict(
                     "--tls-cert and --tls-key go together (got only \(certificate == nil ? "--tls-key" : "--tls-cert"))"
@@ -108,7 +118,8 @@ extension Command {
                 // The file is checked before the server binds: its problem is reported first.
                 let history = try record.map { path throws(WireHistoryError) in
                     try HistoryRecording(
-                        path: path, mode: echo ? "echo" : "live", configuration: configuration, faults: nil)
+                        path: path, mode: echo ? "echo" : "live", configuration: configuration,
+                        faults: faults?.schedule)
                 }
                 if echo {
                     let server = try listening(configuration) {
@@ -144,6 +155,7 @@ extension Command {
                     await withDiscardingTaskGroup { group in
                         group.addTask { await live.run() }
                         group.addTask { await admin.run() }
+                        if let faults { group.addTask { await faults.run(on: live, announce: printLine) } }
                     }
                 }
                 history?.end()
