@@ -31,10 +31,10 @@ extension Command {
             65: "the history or the claims file cannot be read (the message names the file, the line and why)",
         ],
         parse: { arguments throws(ArgumentError) in
-            let path = try arguments.positional("HISTORY")
             let claimsPath = try arguments.option("--claims")
             let tolerance = try arguments.duration(
                 "--tolerance", in: .zero...(.seconds(60)), default: .milliseconds(250))
+            let path = try arguments.positional("HISTORY")
             try arguments.finish()
             return {
                 let file: WireClaimsFile

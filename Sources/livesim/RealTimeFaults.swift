@@ -54,6 +54,11 @@ struct RealTimeFaults: Sendable {
         }
     }
 
+    /// The schedule as `torture --list-faults` prints it: "<when> <action>" a line.
+    var listing: [String] {
+        actions.map { "\($0.at.traceFormatted) \($0.action.traceWords)" }
+    }
+
     /// Applies every action at its time from now, printing each; returns when the schedule
     /// is done or the task is cancelled.
     func run(on live: LiveTestServer, announce: @escaping @Sendable (String) -> Void) async {

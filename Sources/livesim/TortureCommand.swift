@@ -13,6 +13,7 @@ extension Command {
         usage: """
             usage: livesim torture --seed N --duration D [--claims FILE] [--record FILE] [--tolerance D]
                                    [--fault-profile P] [--fault-interval D] [--port N] -- CMD ARGS...
+                   livesim torture --seed N --duration D [--fault-profile P] [--fault-interval D] --list-faults
 
             Starts the live test server on loopback with seed N's fault schedule (as serve does with a seed),
             records its wire history, and runs CMD ARGS... with the server's URL in the environment
@@ -30,6 +31,8 @@ extension Command {
                                        directory; an existing one is kept and -2, -3, … is added)
               --tolerance D            added to every bound for a real clock, 0s to 1m (default 250ms)
               --port N                 the server's port, 0 to 65535 (default 0: the system picks one)
+              --list-faults            print the seed's fault schedule, one action a line, and exit 0 (no
+                                       command: nothing runs)
             \\(RealTimeFaults.usage)
             """,
         exitCodes: [
@@ -55,8 +58,16 @@ extension Command {
             guard let faults = try RealTimeFaults.parse(&arguments, seed: seed, duration: duration) else {
                 throw .conflict("torture needs --seed N (the fault schedule)")
             }
+            let list = try arguments.flag("--list-faults")
             let command = arguments.commandAfterTerminator()
             try arguments.finish()
+            if list {
+                guard command.isEmpty else { throw .conflict("--list-faults runs nothing: give no -- CMD") }
+                return {
+                    for line in faults.listing { printLine(line) }
+                    return 0
+                }
+            }
             guard !command.isEmpty else { throw .missingPositional("-- CMD ARGS...") }
             let run = TortureRun(
                 faults: faults, claimsPath: claimsPath, record: record, tolerance: tolerance, port: UInt16(port),

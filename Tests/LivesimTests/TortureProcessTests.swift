@@ -52,6 +52,42 @@ struct TortureProcessTests {
         #expect(judged.standardOutput.contains("wire-attempt-rate"))
     }
 
+    @Test(
+        "each real client in Traces/real/clients runs unmodified under torture and is seen connecting",
+        arguments: ["websockets_connect", "websocket_client_run_forever", "autobahn_twisted_reconnecting"])
+    func realClientRuns(name: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Traces/real/clients/\(name).py").path
+        let directory = try LivesimProcess.freshDirectory()
+        // Seed 4's swarm schedule has no fault in its first 4 s: a healthy server, one connection.
+        let output = try LivesimProcess.run(
+            [
+                "torture", "--seed", "4", "--fault-profile", "swarm", "--duration", "4s", "--record", "run.jsonl", "--",
+                "python3", script, "{url}",
+            ], in: directory, within: 60)
+        #expect(output.status == 0, "\(output.standardOutput)\n\(output.standardError)")
+        let history = try String(contentsOf: directory.appending(path: "run.jsonl"), encoding: .utf8)
+        #expect(history.contains(#""e":"open""#), "no connection opened: \(history)")
+        #expect(output.standardOutput.contains("1 client(s) [\"torture\"]"), "\(output.standardOutput)")
+    }
+
+    @Test("judge with --claims after the history: the client's own claim replaces the default one")
+    func judgeWithClaims() throws {
+        let real = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "Traces/real").path
+        let output = try LivesimProcess.run(
+            [
+                "judge", "\(real)/websocket-client-seed117.jsonl", "--claims",
+                "\(real)/websocket-client.claims.json",
+            ], within: 60)
+        #expect(output.status == 1, "\(output.standardError)")
+        #expect(output.standardOutput.contains("1 violation(s) of wire-quiet-after-stop"), "\(output.standardOutput)")
+        let bad = try LivesimProcess.run(
+            ["judge", "\(real)/websocket-client-seed117.jsonl", "--claims", "\(real)/README.md"], within: 60)
+        #expect(bad.status == 65)
+        #expect(bad.standardError.contains("README.md: not JSON"), "\(bad.standardError)")
+    }
+
     @Test("a command that cannot start: exit 2 and a one-line reason; nothing is judged")
     func commandCannotStart() throws {
         let output = try LivesimProcess.run(

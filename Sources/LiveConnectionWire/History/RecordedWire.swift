@@ -17,6 +17,8 @@ public import WireHistory
 ///
 /// How the server's view becomes the judge's (`docs/wire-history.md`, "Reading a history"):
 /// - a connection's number names its attempt and its socket;
+/// - a client's close frame, and its TCP end after it, are both news of the ending it made:
+///   a retry may be timed from either (the close handshake may take the client's close timeout);
 /// - `told` (the client learnt the socket ended) is what the wire shows of it: the client's
 ///   close frame or FIN after the server's close frame (then with the server's code: the
 ///   client read it before answering), the server's reset (at once: a client always reads),
@@ -36,6 +38,9 @@ public final class RecordedWire: JudgedWire {
         var serverCode: CloseCode?
         var told = false
         var idleDroppedAt: VirtualClock.Instant?
+        /// The client's close frame arrived (its TCP end may follow, when its close handshake is over).
+        var closeFrameSent = false
+        var endSeen = false
     }
 
     private struct State {
@@ -103,11 +108,23 @@ public final class RecordedWire: JudgedWire {
                 emit(.ponged(socket: id))
             case .serverMessage:
                 break
-            case .clientClose(let id, _, _), .clientEnd(let id):
+            case .clientClose(let id, _, _):
                 guard state.sockets[id] != nil, !state.sockets[id]!.clientClosed else { break }
                 tellIfEnded(id)
                 state.sockets[id]!.clientClosed = true
+                state.sockets[id]!.closeFrameSent = true
                 emit(.closedByClient(socket: id))
+            case .clientEnd(let id):
+                guard let socket = state.sockets[id] else { break }
+                if !socket.clientClosed {
+                    tellIfEnded(id)
+                    state.sockets[id]!.clientClosed = true
+                    emit(.closedByClient(socket: id))
+                } else if socket.closeFrameSent, !socket.endSeen {
+                    // Its close handshake is over: a client may time its retry from here (later news).
+                    emit(.closedByClient(socket: id))
+                }
+                state.sockets[id]!.endSeen = true
             case .serverClose(let id, let code, _):
                 guard state.sockets[id] != nil, state.sockets[id]!.serverEndedAt == nil else { break }
                 state.sockets[id]!.serverEndedAt = now
