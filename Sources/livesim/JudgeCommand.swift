@@ -10,7 +10,7 @@ extension Command {
         name: "judge",
         summary: "judge a recorded wire history (serve --record, torture) with the wire rules",
         usage: """
-            usage: livesim judge HISTORY [--claims FILE] [--tolerance D]
+            usage: livesim judge HISTORY [--claims FILE | --claims-of NAME] [--tolerance D]
 
             Reads a wire history (docs/wire-history.md) and judges every client in it with the
             same rules, names and statistics the simulator's wire judge uses (docs/guide.md,
@@ -22,6 +22,8 @@ extension Command {
               --claims FILE            what the client promises, as JSON (docs/wire-history.md, "Claims");
                                        default: the seed documents' rules (full jitter 1 s..30 s, P + T = 35 s,
                                        connect timeout 10 s, terminal 1008/4003/HTTP 403, refresh 4001/HTTP 401)
+              --claims-of NAME         the claims of client NAME, one of explore's (what `livesim client NAME` runs), with
+                                       the topic feed
               --tolerance D            added to every time and delay bound for a real clock's lateness,
                                        0s to 1m (default 250ms)
             """,
@@ -32,6 +34,10 @@ extension Command {
         ],
         parse: { arguments throws(ArgumentError) in
             let claimsPath = try arguments.option("--claims")
+            let claimsOf = try arguments.choice("--claims-of", from: clientCatalogue.names)
+            guard claimsPath == nil || claimsOf == nil else {
+                throw .conflict("--claims reads a file, --claims-of names a client's claims: give one")
+            }
             let tolerance = try arguments.duration(
                 "--tolerance", in: .zero...(.seconds(60)), default: .milliseconds(250))
             let path = try arguments.positional("HISTORY")
@@ -39,7 +45,7 @@ extension Command {
             return {
                 let file: WireClaimsFile
                 do {
-                    file = try JudgeCommand.claims(at: claimsPath)
+                    file = try JudgeCommand.claims(at: claimsPath, of: claimsOf)
                 } catch {
                     standardError("livesim judge: \(error)")
                     return 65
@@ -59,8 +65,16 @@ extension Command {
 }
 
 enum JudgeCommand {
-    /// The claims in the file at `path`, or the defaults; the error names the file.
-    static func claims(at path: String?) throws(ClaimsError) -> WireClaimsFile {
+    /// The claims in the file at `path`, or those of the catalogue client `name` (with the
+    /// topic `feed` it subscribes to), or the defaults; the error names the file.
+    static func claims(at path: String?, of name: String? = nil) throws(ClaimsError) -> WireClaimsFile {
+        if let name {
+            do {
+                return WireClaimsFile(claims: try clientCatalogue.kind(named: name).claims, topics: ["feed"])
+            } catch {
+                throw ClaimsError("\(error)")
+            }
+        }
         guard let path else { return WireClaimsFile() }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ClaimsError("\(path): cannot read: \(String(cString: strerror(errno)))")

@@ -11,7 +11,7 @@ extension Command {
         name: "torture",
         summary: "run any client command against the live server under a seed's faults, and judge it",
         usage: """
-            usage: livesim torture --seed N --duration D [--claims FILE] [--record FILE] [--tolerance D]
+            usage: livesim torture --seed N --duration D [--claims FILE | --claims-of NAME] [--record FILE] [--tolerance D]
                                    [--fault-profile P] [--fault-interval D] [--port N] -- CMD ARGS...
                    livesim torture --seed N --duration D [--fault-profile P] [--fault-interval D] --list-faults
 
@@ -27,13 +27,15 @@ extension Command {
               --duration D             how long CMD runs under the faults, 1s to 24h
               --claims FILE            what the client promises (JSON, docs/wire-history.md); default: the
                                        seed documents' rules
+              --claims-of NAME         the claims of client NAME, one of explore's (for `livesim client NAME {url}`), with
+                                       the topic feed
               --record FILE            the history's file (default: livesim-torture-seedN.jsonl in the current
                                        directory; an existing one is kept and -2, -3, … is added)
               --tolerance D            added to every bound for a real clock, 0s to 1m (default 250ms)
               --port N                 the server's port, 0 to 65535 (default 0: the system picks one)
               --list-faults            print the seed's fault schedule, one action a line, and exit 0 (no
                                        command: nothing runs)
-            \\(RealTimeFaults.usage)
+            \(RealTimeFaults.usage)
             """,
         exitCodes: [
             0: "the client kept every rule",
@@ -51,6 +53,10 @@ extension Command {
                 throw .conflict("torture needs --duration D (how long the command runs)")
             }
             let claimsPath = try arguments.option("--claims")
+            let claimsOf = try arguments.choice("--claims-of", from: clientCatalogue.names)
+            guard claimsPath == nil || claimsOf == nil else {
+                throw .conflict("--claims reads a file, --claims-of names a client's claims: give one")
+            }
             let record = try arguments.option("--record")
             let tolerance = try arguments.duration(
                 "--tolerance", in: .zero...(.seconds(60)), default: .milliseconds(250))
@@ -70,7 +76,8 @@ extension Command {
             }
             guard !command.isEmpty else { throw .missingPositional("-- CMD ARGS...") }
             let run = TortureRun(
-                faults: faults, claimsPath: claimsPath, record: record, tolerance: tolerance, port: UInt16(port),
+                faults: faults, claimsPath: claimsPath, claimsOf: claimsOf, record: record, tolerance: tolerance,
+                port: UInt16(port),
                 command: command)
             return { await run.run() }
         })

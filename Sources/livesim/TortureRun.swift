@@ -10,6 +10,8 @@ import WireHistory
 struct TortureRun: Sendable {
     var faults: RealTimeFaults
     var claimsPath: String?
+    /// A catalogue client whose claims (and topic `feed`) judge the run, instead of a file.
+    var claimsOf: String?
     var record: String?
     var tolerance: Duration
     var port: UInt16
@@ -21,7 +23,7 @@ struct TortureRun: Sendable {
     func run() async -> Int32 {
         let claims: WireClaimsFile
         do {
-            claims = try JudgeCommand.claims(at: claimsPath)
+            claims = try JudgeCommand.claims(at: claimsPath, of: claimsOf)
         } catch {
             standardError("livesim torture: \(error)")
             return 2
@@ -130,7 +132,9 @@ struct TortureRun: Sendable {
         JudgeCommand.print(verdict, path: path)
         guard !verdict.passed else { return 0 }
         printLine(
-            "history: \(path)  (livesim judge \(Self.quoted(path))\(claimsPath.map { " --claims \(Self.quoted($0))" } ?? ""))"
+            "history: \(path)  (livesim judge \(Self.quoted(path))"
+                + (claimsPath.map { " --claims \(Self.quoted($0))" } ?? claimsOf.map { " --claims-of \($0)" } ?? "")
+                + ")"
         )
         printLine("rerun: \(rerunLine)")
         return 1
@@ -145,6 +149,7 @@ struct TortureRun: Sendable {
             words += ["--fault-interval", formatDuration(faults.interval)]
         }
         if let claimsPath { words += ["--claims", claimsPath] }
+        if let claimsOf { words += ["--claims-of", claimsOf] }
         if tolerance != .milliseconds(250) { words += ["--tolerance", formatDuration(tolerance)] }
         return Self.shellLine(words + ["--"] + command)
     }

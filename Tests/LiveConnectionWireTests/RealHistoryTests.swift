@@ -1,3 +1,4 @@
+import ExampleClients
 import Foundation
 import LiveConnectionWire
 import PackageFiles
@@ -29,6 +30,38 @@ struct RealHistoryTests {
         "autobahn-twisted-seed6.jsonl": (nil, ["wire-dead-peer-given-up"]),
     ]
 
+    /// The kit's own clients on real sockets (`livesim client NAME {url}` under `livesim torture
+    /// --claims-of NAME`, seeds 6 and 117 as above), judged with their own claims: the rules the
+    /// simulator finds them breaking break here too.
+    static let victims: [String: (kind: ClientKind, violated: Set<String>)] = [
+        "victim-manager-seed6.jsonl": (ManagerClient.kind(), []),
+        // No resubscribe on a new socket; a 30 s ping whose failure is ignored.
+        "victim-notifications-seed6.jsonl": (ExampleClients.notifications, ["wire-dead-peer-given-up"]),
+        "victim-notifications-seed117.jsonl": (ExampleClients.notifications, ["wire-resubscribed-before-open"]),
+        // "Connected" before the handshake resets its backoff and its attempt count; pings that only log.
+        "victim-actor-seed6.jsonl": (ExampleClients.reconnectingActor, ["wire-dead-peer-given-up"]),
+        "victim-actor-seed117.jsonl": (
+            ExampleClients.reconnectingActor, ["wire-backoff-within-claim", "wire-retry-limit-kept"]
+        ),
+        "victim-timers-seed6.jsonl": (ExampleClients.timerManager, ["wire-dead-peer-given-up"]),
+        "victim-timers-seed117.jsonl": (
+            ExampleClients.timerManager, ["wire-backoff-within-claim", "wire-retry-limit-kept"]
+        ),
+    ]
+
+    @Test(
+        "the kit's victims on real sockets break the rules they break in the simulator",
+        arguments: Self.victims.keys.sorted())
+    func victim(file: String) throws {
+        let stated = try #require(Self.victims[file])
+        let verdict = try HistoryJudgement(claims: stated.kind.claims, topics: ["feed"])
+            .judge(path: Self.directory.appending(path: file).path)
+        #expect(
+            Set(verdict.violations.map(\.rule.name)) == stated.violated,
+            "Traces/real/\(file): \(verdict.violations.map(verdict.describe)); rerun: livesim judge Traces/real/\(file) --claims-of \(stated.kind.name)"
+        )
+    }
+
     /// The same histories judged against what the client claims for itself, where that differs.
     static let ownClaims: [String: (claims: String, violated: Set<String>)] = [
         // websocket-client's run_forever(reconnect=5) waits 5 s every time: judged against that,
@@ -48,7 +81,9 @@ struct RealHistoryTests {
     func everyFileStated() {
         #expect(!Self.files.isEmpty, "no histories in \(Self.directory.path)")
         for file in Self.files {
-            #expect(Self.verdicts[file] != nil, "Traces/real/\(file) has no verdict in RealHistoryTests")
+            #expect(
+                Self.verdicts[file] != nil || Self.victims[file] != nil,
+                "Traces/real/\(file) has no verdict in RealHistoryTests")
         }
     }
 
@@ -58,7 +93,7 @@ struct RealHistoryTests {
         try judge(file, claims: stated.claims, expecting: stated.violated)
     }
 
-    @Test("each history is judged offline to its stated verdict", arguments: Self.files)
+    @Test("each history is judged offline to its stated verdict", arguments: Self.verdicts.keys.sorted())
     func verdict(file: String) throws {
         let stated = try #require(Self.verdicts[file])
         try judge(file, claims: stated.claims, expecting: stated.violated)

@@ -24,7 +24,9 @@ public import WireHistory
 ///   client read it before answering), the server's reset (at once: a client always reads),
 ///   or the server shutting the socket after its close timeout;
 /// - a socket is dead (nothing reaches the client) from the server's close or reset, the
-///   idle timeout's drop, or a freeze (from the later of its start and the socket's open);
+///   idle timeout's drop, or a freeze (from the later of its start and the socket's open),
+///   and stays dead from that instant while any of them holds without a break (a freeze, then
+///   an idle drop during it, is one silence);
 /// - a refusal closes the listening socket, so the kernel answers the client's attempts and
 ///   the server sees none of them: the judge reads it as a window it cannot see into (as the
 ///   network path going away and coming back), so no delay across it and no silence in it
@@ -38,6 +40,9 @@ public final class RecordedWire: JudgedWire {
         var serverCode: CloseCode?
         var told = false
         var idleDroppedAt: VirtualClock.Instant?
+        /// Since when nothing has reached the client on it, without a break (a freeze, then an
+        /// idle drop during it, is one silence from the freeze on); nil while it is alive.
+        var silentSince: VirtualClock.Instant?
         /// The client's close frame arrived (its TCP end may follow, when its close handshake is over).
         var closeFrameSent = false
         var endSeen = false
@@ -98,7 +103,7 @@ public final class RecordedWire: JudgedWire {
             case .attemptFailed(let id, let reason):
                 emit(.attemptFailed(id, reason: reason))
             case .opened(let id):
-                state.sockets[id] = Socket(openedAt: now)
+                state.sockets[id] = Socket(openedAt: now, silentSince: state.frozenSince == nil ? nil : now)
                 emit(.opened(id, socket: id))
             case .clientMessage(let id, let binary, let size, let text):
                 emit(.sent(socket: id, text: binary ? "<binary, \(size) bytes>" : text ?? ""))
@@ -128,15 +133,19 @@ public final class RecordedWire: JudgedWire {
             case .serverClose(let id, let code, _):
                 guard state.sockets[id] != nil, state.sockets[id]!.serverEndedAt == nil else { break }
                 state.sockets[id]!.serverEndedAt = now
+                state.sockets[id]!.silentSince = state.sockets[id]!.silentSince ?? now
                 state.sockets[id]!.serverCode = CloseCode(UInt16(code))
                 emit(.endedByServer(socket: id, code: CloseCode(UInt16(code))))
             case .serverReset(let id, _):
                 guard state.sockets[id] != nil, state.sockets[id]!.serverEndedAt == nil else { break }
                 state.sockets[id]!.serverEndedAt = now
+                state.sockets[id]!.silentSince = state.sockets[id]!.silentSince ?? now
                 emit(.endedByServer(socket: id, code: nil))
                 tellIfEnded(id)
             case .idleDrop(let id):
-                state.sockets[id]?.idleDroppedAt = now
+                guard state.sockets[id] != nil else { break }
+                state.sockets[id]!.idleDroppedAt = now
+                state.sockets[id]!.silentSince = state.sockets[id]!.silentSince ?? now
             case .serverDone(let id):
                 if state.sockets[id]?.clientClosed == false { tellIfEnded(id) }
                 // Nothing more can be seen of it: its entry goes (a long history stays small).
@@ -156,8 +165,18 @@ public final class RecordedWire: JudgedWire {
     /// into (false: it starts, true: it ends), if the fault is one.
     private static func apply(_ fault: WireFault, to state: inout State, at now: VirtualClock.Instant) -> Bool? {
         switch fault {
-        case .freeze: state.frozenSince = state.frozenSince ?? now
-        case .thaw: state.frozenSince = nil
+        case .freeze:
+            state.frozenSince = state.frozenSince ?? now
+            for id in state.sockets.keys where state.sockets[id]!.openedAt != nil {
+                state.sockets[id]!.silentSince = state.sockets[id]!.silentSince ?? now
+            }
+        case .thaw:
+            state.frozenSince = nil
+            // Alive again, unless it stays silent for another reason (then its silence goes on).
+            for id in state.sockets.keys
+            where state.sockets[id]!.idleDroppedAt == nil && state.sockets[id]!.serverEndedAt == nil {
+                state.sockets[id]!.silentSince = nil
+            }
         case .refuse(let on):
             guard on != state.refusing else { return nil }
             state.refusing = on
@@ -195,11 +214,8 @@ public final class RecordedWire: JudgedWire {
         state.withLock { state in
             state.sockets.keys.sorted().compactMap { id in
                 let socket = state.sockets[id]!
-                guard let opened = socket.openedAt, !socket.clientClosed else { return nil }
-                let candidates = [
-                    socket.serverEndedAt, socket.idleDroppedAt, state.frozenSince.map { max($0, opened) },
-                ]
-                return candidates.compactMap { $0 }.min().map { (id, $0) }
+                guard socket.openedAt != nil, !socket.clientClosed, let since = socket.silentSince else { return nil }
+                return (id, since)
             }
         }
     }
