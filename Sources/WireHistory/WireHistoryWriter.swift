@@ -42,12 +42,14 @@ public final class WireHistoryWriter: Sendable {
         self.path = path
         self.origin = origin
         self.onFailure = onFailure
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
+        // Opened in place (truncated), never replaced by a rename: a path that is a device, a
+        // pipe or a symbolic link is written through, as any program's output file is.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             throw WireHistoryError(
                 file: path, line: nil, reason: "cannot create the file: \(String(cString: strerror(errno)))")
         }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         state = Mutex(State(handle: handle))
         do {
             try handle.write(contentsOf: Data((header.line + "\n").utf8))

@@ -20,10 +20,14 @@ final class HistoryRecording: ServerWireObserver {
         throws(WireHistoryError)
     {
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        // Opened, not replaced (no atomic rename over a device or a link), and closed again:
+        // the writer truncates it once the server is bound.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             throw WireHistoryError(
                 file: path, line: nil, reason: "cannot create the file: \(String(cString: strerror(errno)))")
         }
+        close(descriptor)
         var server = [
             "mode": mode, "host": configuration.host,
             "handshakeTimeout": WireHistoryRecord(at: configuration.handshakeTimeout, event: .end).secondsText,

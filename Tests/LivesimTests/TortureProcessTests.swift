@@ -105,6 +105,22 @@ struct TortureProcessTests {
         #expect(bad.standardError.contains("README.md: not JSON"), "\(bad.standardError)")
     }
 
+    @Test(
+        "serve --record: a history that cannot be written is reported with its file and line (exit 1), and the path is written through, never replaced",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func recordWriteFailure() throws {
+        let output = try LivesimProcess.run(
+            ["serve", "--echo", "--record", "/dev/full", "--duration", "1s"], within: 30)
+        #expect(output.status == 1, "\(output.standardError)")
+        #expect(output.standardError.contains("/dev/full:1: cannot write"), "\(output.standardError)")
+        // Still the device: a history is opened in place, not swapped in by a rename.
+        let type = try FileManager.default.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType
+        #expect(type == .typeCharacterSpecial)
+        let missing = try LivesimProcess.run(["serve", "--record", "/nonexistent-livesim/x.jsonl"], within: 30)
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("/nonexistent-livesim/x.jsonl: cannot create the file"))
+    }
+
     @Test("a command that cannot start: exit 2 and a one-line reason; nothing is judged")
     func commandCannotStart() throws {
         let output = try LivesimProcess.run(
