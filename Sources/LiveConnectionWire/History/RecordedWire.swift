@@ -102,6 +102,8 @@ public final class RecordedWire: JudgedWire {
                 emit(.attempt(id, url: path))
             case .attemptFailed(let id, let reason):
                 emit(.attemptFailed(id, reason: reason))
+                // The judge read the attempt (it checks after every record): its owner is not asked again.
+                state.attemptClient[id] = nil
             case .opened(let id):
                 state.sockets[id] = Socket(openedAt: now, silentSince: state.frozenSince == nil ? nil : now)
                 emit(.opened(id, socket: id))
