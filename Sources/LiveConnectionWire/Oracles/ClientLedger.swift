@@ -115,7 +115,7 @@ struct ClientLedger {
     var lastPathNewsAt: VirtualClock.Instant?
 
     // Rate, statistics.
-    var recentAttempts: [VirtualClock.Instant] = []
+    var recentAttempts = RecentInstants()
     var fitSamples: [Double] = []
     /// First retries after a server ending of an open socket: (ending instant, attempt instant, offset).
     var herdRetries: [(endedAt: VirtualClock.Instant, attemptAt: VirtualClock.Instant, offset: Duration)] = []
@@ -169,8 +169,7 @@ struct ClientLedger {
         if let stopped = stoppedSince, now > stopped {
             report(.wireQuietAfterStop, "connection attempt at \(now) after \(stopReason)")
         }
-        recentAttempts.append(now)
-        recentAttempts.removeAll { $0 < now - .seconds(60) }
+        recentAttempts.add(now, window: .seconds(60))
         if recentAttempts.count > rateAllowance {
             report(
                 .wireAttemptRate,
