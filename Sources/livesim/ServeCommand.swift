@@ -127,7 +127,7 @@ extension Command {
                     }
                     try history?.started(
                         url: "\(scheme)://\(bracketed(configuration.host)):\(server.port)", idleTimeout: idleTimeout)
-                    server.setIdleTimeout(idleTimeout)
+                    if let idleTimeout { server.setIdleTimeout(idleTimeout) }
                     printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(server.port)")
                     await serveUntilStopped(duration: duration) { await server.run() }
                     history?.end()
@@ -138,7 +138,7 @@ extension Command {
                 }
                 try history?.started(
                     url: "\(scheme)://\(bracketed(configuration.host)):\(live.port)", idleTimeout: idleTimeout)
-                live.server.setIdleTimeout(idleTimeout)
+                if let idleTimeout { live.server.setIdleTimeout(idleTimeout) }
                 let adminAddress = WebSocketServer.Configuration(host: adminHost, port: adminPort)
                 let admin = try listening(adminAddress) {
                     try AdminEndpoint.server(controlling: live, host: adminHost, port: adminPort, token: adminToken)
