@@ -14,9 +14,12 @@ extension WireJudge {
     /// resubscribed within the slack of its open.
     private func checkSockets(_ state: inout State, now: VirtualClock.Instant) {
         for client in state.ledgers.indices {
+            let oneSocket = !state.hasReported(.wireOneSocket, client)
+            let resubscribed = !state.hasReported(.wireResubscribedBeforeOpen, client)
+            guard oneSocket || resubscribed else { continue }
             state.checks += 2
             let ledger = state.ledgers[client]
-            if ledger.held.count >= 2, let newest = ledger.sockets[ledger.held[ledger.held.count - 1]],
+            if oneSocket, ledger.held.count >= 2, let newest = ledger.sockets[ledger.held[ledger.held.count - 1]],
                 now - newest.openedAt > Self.overlapGrace
             {
                 let names = ledger.held.map { "socket \($0) (open since \(ledger.sockets[$0]!.openedAt))" }
@@ -24,7 +27,7 @@ extension WireJudge {
                     &state, .wireOneSocket, client, now,
                     "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
             }
-            for socket in ledger.held where !ledger.sockets[socket]!.missingReported {
+            for socket in ledger.held where resubscribed && !ledger.sockets[socket]!.missingReported {
                 guard now - ledger.sockets[socket]!.openedAt > Self.slack else { continue }
                 let missing = ledger.missing(on: socket)
                 guard !missing.isEmpty else { continue }
@@ -40,9 +43,11 @@ extension WireJudge {
     /// A socket the peer went silent on (frozen, dropped by an idle timeout, ended without
     /// the client hearing) must be given up within the claimed P + T.
     private func checkDeadPeers(_ state: inout State, now: VirtualClock.Instant) {
+        guard state.ledgers.indices.contains(where: { !state.hasReported(.wireDeadPeerGivenUp, $0) }) else { return }
         for link in network.heldLinks() {
             state.checks += 1
             guard let dead = link.deadSince, let client = state.socketOwner[link.id],
+                !state.hasReported(.wireDeadPeerGivenUp, client),
                 let socket = state.ledgers[client].sockets[link.id], !socket.told
             else { continue }
             let deadline = max(dead, socket.openedAt) + claims.deadPeerBound + Self.slack
