@@ -16,7 +16,11 @@ extension AdminEndpoint {
         throws(Failure) -> HTTPResponse
     {
         // Exact paths only, as for the live server's routes.
-        guard Self.proxyRoutes.contains(where: { $0.split(separator: " ")[1].split(separator: "?")[0] == path }) else {
+        guard
+            Self.proxyRoutes.contains(where: {
+                $0.split(separator: " ")[1].split(whereSeparator: { $0 == "?" || $0 == "[" })[0] == path
+            })
+        else {
             throw Failure(status: 404, message: "no such route; routes: \(Self.proxyRoutes.joined(separator: ", "))")
         }
         let isRead = path == "/connections" || path == "/stats"
