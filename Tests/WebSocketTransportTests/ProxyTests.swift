@@ -133,6 +133,24 @@ struct ProxyTests {
         }
     }
 
+    @Test("hang aimed at one client leaves its handshake unanswered until lifted; refuse closes the port for all")
+    func hangAndRefuse() async throws {
+        try await ProxyHarness.withEchoUpstream { _, proxy in
+            proxy.hangHandshakes(.client("a"), true)
+            let impatient = WebSocketTransport(configuration: .init(connectTimeout: .milliseconds(300)))
+            await #expect(throws: TransportError.reset(errno: "ETIMEDOUT")) {
+                _ = try await impatient.open(Endpoint(url: URL(string: "ws://127.0.0.1:\(proxy.port)/?client=a")!))
+            }
+            #expect(try await ProxyHarness.echoes(try await ProxyHarness.open(proxy, client: "b"), "not hung"))
+            proxy.hangHandshakes(.client("a"), false)
+            #expect(try await ProxyHarness.echoes(try await ProxyHarness.open(proxy, client: "a"), "answered"))
+            try proxy.refuseConnections(true)
+            await #expect(throws: TransportError.refused) { _ = try await ProxyHarness.open(proxy, client: "c") }
+            try proxy.refuseConnections(false)
+            #expect(try await ProxyHarness.echoes(try await ProxyHarness.open(proxy, client: "c"), "accepted again"))
+        }
+    }
+
     @Test("latency and slicing leave every message intact")
     func latencyAndSlicing() async throws {
         try await ProxyHarness.withEchoUpstream { _, proxy in
