@@ -50,6 +50,8 @@ struct ProxyAdminTests {
                 // The same access rules as serve's endpoint: a rebound name is refused.
                 #expect(
                     try await Self.request(port, "POST", "/reset", headers: ["Host: evil.example:\(port)"]).0 == 403)
+                // a's close handshake may still be finishing: /stats counts it open until it has.
+                try await ProxyHarness.waitUntil { proxy.openConnections.count == 1 }
                 let (_, stats) = try await Self.request(port, "GET", "/stats")
                 #expect(stats.contains(#""open":1"#) && stats.contains(#""forbidden":1"#), "\(stats)")
                 group.cancelAll()

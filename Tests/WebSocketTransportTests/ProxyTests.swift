@@ -151,9 +151,10 @@ struct ProxyTests {
         }
     }
 
-    @Test("latency and slicing leave every message intact")
+    @Test("latency and slicing leave every message intact; the connection's history names them")
     func latencyAndSlicing() async throws {
-        try await ProxyHarness.withEchoUpstream { _, proxy in
+        let log = ProxyEventLog()
+        try await ProxyHarness.withEchoUpstream(log: log) { _, proxy in
             proxy.setLatency(.client("a"), .milliseconds(20))
             proxy.setSlicing(.client("a"), Slicing(bytes: 3, pause: .zero))
             let client = try await ProxyHarness.open(proxy, client: "a")
@@ -166,6 +167,8 @@ struct ProxyTests {
                         == .message(.text("message \(index) " + String(repeating: "x", count: index * 50))))
             }
         }
+        let kinds = log.kinds(of: "a")
+        #expect(kinds.contains(.fault("latency 20ms")) && kinds.contains(.fault("slice 3B/0ms")), "\(kinds.prefix(4))")
     }
 
     @Test("the upstream's own refusal is passed on; an unreachable upstream is an error at start and a 502 later")

@@ -38,7 +38,7 @@ public struct Slicing: Hashable, Sendable, CustomStringConvertible {
         self.pause = pause
     }
 
-    public var description: String { "\(bytes)B/\(pause)" }
+    public var description: String { "\(bytes)B/\(ProxyFaults.milliseconds(pause))" }
 }
 
 /// The standing faults of a proxy: each set for every connection (``FaultTarget/all``) or for
@@ -55,6 +55,12 @@ struct ProxyFaults {
     /// The setting that applies to a client: its own, else the one for all.
     static func effective<Value>(_ settings: [FaultTarget: Value], for client: String) -> Value? {
         settings[.client(client)] ?? settings[.all]
+    }
+
+    /// A duration in the admin routes' words: whole milliseconds, `200ms`.
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000)ms"
     }
 
     /// Clients with a standing fault of their own.

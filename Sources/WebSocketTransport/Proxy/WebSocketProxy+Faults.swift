@@ -132,12 +132,22 @@ extension WebSocketProxy {
     /// by twice it: a round trip); nil removes the setting.
     public func setLatency(_ target: FaultTarget, _ latency: Duration?) {
         if let latency { precondition(latency >= .zero, "latency must not be negative, got \(latency)") }
-        state.withLock { $0.faults.latency[target] = latency }
+        let affected = state.withLock { state in
+            state.faults.latency[target] = latency
+            return state.connections.filter { target.matches($0.client) }
+        }
+        for connection in affected {
+            note(connection, .fault("latency \(latency.map(ProxyFaults.milliseconds) ?? "none")"))
+        }
     }
 
     /// Write every frame on the target's connections, each way, in slices (nil: whole).
     public func setSlicing(_ target: FaultTarget, _ slicing: Slicing?) {
-        state.withLock { $0.faults.slicing[target] = slicing }
+        let affected = state.withLock { state in
+            state.faults.slicing[target] = slicing
+            return state.connections.filter { target.matches($0.client) }
+        }
+        for connection in affected { note(connection, .fault("slice \(slicing.map { "\($0)" } ?? "none")")) }
     }
 
     /// The latency and slicing that apply to a client now.
@@ -152,11 +162,22 @@ extension WebSocketProxy {
 
     /// Records a connection's identity, once its request has arrived, and holds it if its
     /// client is frozen or hung: under the lock, so a freeze cannot slip between the two.
-    func identify(_ connection: ProxyConnection, as client: String) {
+    /// Returns the standing faults it meets, in the routes' words, for the connection's history.
+    func identify(_ connection: ProxyConnection, as client: String) -> [String] {
         state.withLock { state in
             connection.setClient(client)
             if state.faults.frozen.contains(.client(client)) { connection.frozen.shut() }
             if state.faults.hung.contains(.client(client)) { connection.hung.shut() }
+            var standing: [String] = []
+            if !state.faults.frozen.isDisjoint(with: [.all, .client(client)]) { standing.append("freeze") }
+            if !state.faults.hung.isDisjoint(with: [.all, .client(client)]) { standing.append("hang") }
+            if let latency = ProxyFaults.effective(state.faults.latency, for: client), latency > .zero {
+                standing.append("latency \(ProxyFaults.milliseconds(latency))")
+            }
+            if let slicing = ProxyFaults.effective(state.faults.slicing, for: client) {
+                standing.append("slice \(slicing)")
+            }
+            return standing
         }
     }
 

@@ -55,10 +55,12 @@ extension WebSocketProxy {
             if error == .reset(errno: "ETIMEDOUT") { count { $0.handshakeTimeouts += 1 } }
             return nil
         }
-        identify(
+        let standing = identify(
             connection,
             as: ClientIdentity.of(resource: request.resource, headers: request.headers, address: connection.address))
         note(connection, .attempt(resource: request.resource, address: connection.address))
+        // The standing faults this connection meets, so its history explains what follows.
+        for fault in standing { note(connection, .fault(fault)) }
         // A frozen proxy, or hung handshakes, leave the client waiting: its connect timeout decides.
         guard await waitWhileHeld(connection) else { return nil }
         let (status, acceptThenClose) = handshakeFaults(for: connection.client)
