@@ -38,7 +38,7 @@ enum Livesim {
         .replay,
         .shrink,
         .diff,
-        .connect, .echoClient, .serve,
+        .connect, .echoClient, .serve, .proxy,
         .check,
         .schedules,
     ]
