@@ -110,7 +110,9 @@ struct LivesimProcessTests {
     @Test("explore --variant never overwrites a trace already there; --overwrite does")
     func exploreKeepsExistingTraces() throws {
         let directory = try LivesimProcess.freshDirectory()
-        let arguments = ["explore", "--variant", "skips-resubscribe", "--seeds", "0..2", "--duration", "10m"]
+        let arguments = [
+            "explore", "--variant", "skips-resubscribe", "--seeds", "0..2", "--duration", "10m", "--traces", "Traces",
+        ]
         let first = try LivesimProcess.run(arguments, in: directory, within: 120)
         #expect(first.status == 1)
         let traces = directory.appendingPathComponent("Traces")
@@ -128,6 +130,26 @@ struct LivesimProcessTests {
         let third = try LivesimProcess.run(arguments + ["--overwrite"], in: directory, within: 120)
         #expect(third.status == 1)
         #expect(try String(contentsOf: committed, encoding: .utf8) != "a committed trace\n")
+    }
+
+    @Test("explore --variant writes its trace to .livesim/traces, which ignores itself, and nothing into Traces/")
+    func exploreWritesScratchTracesByDefault() throws {
+        let directory = try LivesimProcess.freshDirectory()
+        let output = try LivesimProcess.run(
+            ["explore", "--variant", "skips-resubscribe", "--seeds", "0..2", "--duration", "10m"], in: directory,
+            within: 120)
+        #expect(output.status == 1)
+        let scratch = directory.appendingPathComponent(".livesim")
+        let written = try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("traces").path)
+        #expect(written.count == 1 && written[0].hasSuffix(".trace"), "\(written)")
+        #expect(output.standardOutput.contains(".livesim/traces/\(written[0])"), "\(output.standardOutput)")
+        // The folder hides itself from git: `git status` stays clean without touching the user's .gitignore.
+        let ignore = try String(contentsOf: scratch.appendingPathComponent(".gitignore"), encoding: .utf8)
+        #expect(ignore.split(separator: "\n").contains("*"), "\(ignore)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Traces").path))
+        // The runs stopped at their first violation: the report says how long they ran, not "0.0 h".
+        let simulated = output.standardOutput.split(separator: "\n").first { $0.hasPrefix("simulated time") }
+        #expect(simulated?.contains("ms (a failing run stops at its first violation)") == true, "\(simulated ?? "")")
     }
 
     @Test("replay --write refuses to replace an existing file without --overwrite")
