@@ -1,4 +1,6 @@
 import Foundation
+import LiveConnection
+import LiveConnectionSimulator
 import TestScheduling
 import Testing
 
@@ -150,6 +152,32 @@ struct LivesimProcessTests {
         // The runs stopped at their first violation: the report says how long they ran, not "0.0 h".
         let simulated = output.standardOutput.split(separator: "\n").first { $0.hasPrefix("simulated time") }
         #expect(simulated?.contains("ms (a failing run stops at its first violation)") == true, "\(simulated ?? "")")
+    }
+
+    @Test(
+        "replay refuses a trace it cannot reproduce (a test's, an unknown client's, an unknown generator's), naming the command that can",
+        arguments: [
+            (
+                "test: ChatTests/showsEveryMessageOnce\n",
+                "LIVESIM_TRACE=x.trace swift test --filter 'ChatTests/showsEveryMessageOnce'"
+            ),
+            ("client: naive\n", "which this livesim does not have"),
+            ("", "LIVESIM_SEED=5 swift test --filter 'ChatTests/old'"),
+        ])
+    func replayRefusesForeignTraces(extraHeader: String, advice: String) throws {
+        let directory = try LivesimProcess.freshDirectory()
+        let scenario = Scenario(
+            seed: 5, configuration: ConnectionConfiguration(), strategy: .fifo, duration: .seconds(60),
+            schedule: [ScheduledAction(at: .zero, .connect(endpoint: 0))], managerSeed: 5)
+        // No extra line: a test's trace from before traces named their test (its generator is the test).
+        let generator = extraHeader.isEmpty ? GeneratorID(name: "ChatTests/old", version: 1) : .handWritten
+        var text = Trace(scenario: scenario, generator: generator).encode()
+        text = text.replacingOccurrences(of: "schedule:\n", with: extraHeader + "schedule:\n")
+        try Data(text.utf8).write(to: directory.appendingPathComponent("x.trace"))
+        let output = try LivesimProcess.run(["replay", "x.trace"], in: directory)
+        #expect(output.status == 1)
+        #expect(output.standardError.contains(advice), "\(output.standardError)")
+        #expect(!output.standardOutput.contains("every invariant held"), "\(output.standardOutput)")
     }
 
     @Test("replay --write refuses to replace an existing file without --overwrite")
