@@ -35,7 +35,8 @@ let package = Package(
         // The command line's argument layer in-process (thousands of hostile vectors) and the
         // built binary as a user runs it.
         .testTarget(
-            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"], swiftSettings: strict),
+            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"],
+            swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
             swiftSettings: strict),
@@ -65,18 +66,25 @@ let package = Package(
         .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
         // Simulator throughput: simulated time per wall and CPU second, seeds/s, peak memory.
         .executableTarget(
-            name: "SimulatorBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
+            name: "SimulatorBenchmarks",
+            dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/SimulatorBenchmarks", swiftSettings: strict),
         // Swift Testing glue: seeds as arguments, the simulation trait, replay of Traces/.
         .target(
-            name: "LiveConnectionTesting", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
+            name: "LiveConnectionTesting",
+            dependencies: ["LiveConnectionSimulator", "LiveConnection", "LiveConnectionWire"],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTestingTests",
-            dependencies: ["LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
+            dependencies: [
+                "LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection", "LiveConnectionWire",
+                "ExampleClients",
+                "TestScheduling",
+            ],
             swiftSettings: strict),
         .executableTarget(
-            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"], path: "Benchmarks/KernelBenchmarks",
+            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
+            path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),
         // Backoff statistics: pure numerics, policy verification, the herd experiment.
         .target(name: "Statistics", swiftSettings: strict),
@@ -84,7 +92,8 @@ let package = Package(
             name: "BackoffVerification", dependencies: ["Statistics", "LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
         .testTarget(
-            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection", "TestScheduling"], exclude: ["Fixtures"],
+            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection", "TestScheduling"],
+            exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "BackoffVerificationTests",
@@ -94,7 +103,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(
-            name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
+            name: "StatisticsBenchmarks",
+            dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/StatisticsBenchmarks", swiftSettings: strict),
         // The real transport: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
         .systemLibrary(
@@ -107,13 +117,15 @@ let package = Package(
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
-                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveServerContract", "LiveConnectionSimulator",
+                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveServerContract",
+                "LiveConnectionSimulator",
                 "LiveConnectionTesting", "TestScheduling",
             ],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],
-            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"], swiftSettings: strict),
+            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"],
+            swiftSettings: strict),
         // The model checker: exhaustive search of the connection machine and of users' models,
         // schedule exploration of the async shell.
         .target(
@@ -131,7 +143,9 @@ let package = Package(
         .target(name: "ExampleClients", dependencies: ["LiveConnection", "LiveConnectionWire"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionWireTests",
-            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
+            dependencies: [
+                "LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection", "BenchmarkSupport"],
