@@ -35,8 +35,7 @@ let package = Package(
         // The command line's argument layer in-process (thousands of hostile vectors) and the
         // built binary as a user runs it.
         .testTarget(
-            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"],
-            swiftSettings: strict),
+            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
             swiftSettings: strict),
@@ -66,8 +65,7 @@ let package = Package(
         .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
         // Simulator throughput: simulated time per wall and CPU second, seeds/s, peak memory.
         .executableTarget(
-            name: "SimulatorBenchmarks",
-            dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
+            name: "SimulatorBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/SimulatorBenchmarks", swiftSettings: strict),
         // Swift Testing glue: seeds as arguments, the simulation trait, replay of Traces/.
         .target(
@@ -78,13 +76,11 @@ let package = Package(
             name: "LiveConnectionTestingTests",
             dependencies: [
                 "LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection", "LiveConnectionWire",
-                "ExampleClients",
-                "TestScheduling",
+                "ExampleClients", "TestScheduling",
             ],
             swiftSettings: strict),
         .executableTarget(
-            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"],
-            path: "Benchmarks/KernelBenchmarks",
+            name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"], path: "Benchmarks/KernelBenchmarks",
             swiftSettings: strict),
         // Backoff statistics: pure numerics, policy verification, the herd experiment.
         .target(name: "Statistics", swiftSettings: strict),
@@ -92,8 +88,7 @@ let package = Package(
             name: "BackoffVerification", dependencies: ["Statistics", "LiveConnection", "LiveConnectionSimulator"],
             swiftSettings: strict),
         .testTarget(
-            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection", "TestScheduling"],
-            exclude: ["Fixtures"],
+            name: "StatisticsTests", dependencies: ["Statistics", "LiveConnection", "TestScheduling"], exclude: ["Fixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "BackoffVerificationTests",
@@ -103,8 +98,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(
-            name: "StatisticsBenchmarks",
-            dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
+            name: "StatisticsBenchmarks", dependencies: ["Statistics", "BackoffVerification", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/StatisticsBenchmarks", swiftSettings: strict),
         // The real transport: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
         .systemLibrary(
@@ -117,15 +111,13 @@ let package = Package(
         .testTarget(
             name: "WebSocketTransportTests",
             dependencies: [
-                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveServerContract",
-                "LiveConnectionSimulator",
+                "WebSocketTransport", "LiveConnection", "LiveTestServer", "LiveServerContract", "LiveConnectionSimulator",
                 "LiveConnectionTesting", "TestScheduling",
             ],
             exclude: ["Peers", "Fixtures"], swiftSettings: strict),
         .executableTarget(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],
-            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"],
-            swiftSettings: strict),
+            path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"], swiftSettings: strict),
         // The model checker: exhaustive search of the connection machine and of users' models,
         // schedule exploration of the async shell.
         .target(
@@ -143,9 +135,7 @@ let package = Package(
         .target(name: "ExampleClients", dependencies: ["LiveConnection", "LiveConnectionWire"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionWireTests",
-            dependencies: [
-                "LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling",
-            ],
+            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
             swiftSettings: strict),
         .executableTarget(
             name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection", "BenchmarkSupport"],
