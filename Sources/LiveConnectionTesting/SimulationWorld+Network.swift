@@ -101,7 +101,7 @@ extension SimulationWorld {
         }
         if intent, manager == nil { throw .needsManager(action) }
         // Recorded before it is done: a send completes later, but it was asked for now.
-        guard admitPerform(action) else { return false }
+        guard admit(action) else { return false }
         switch action {
         case _ where network.apply(action): break
         case .deliverStale(let callback, let linger): network.armLateCallback(callback, after: linger)

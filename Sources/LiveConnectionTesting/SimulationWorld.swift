@@ -75,7 +75,8 @@ public final class SimulationWorld: Sendable {
     public var now: Duration { clock.now.sinceStart }
 
     /// Notes an external action the test performed now: it goes into the trace's schedule,
-    /// and into its timeline as `action …`.
+    /// and into its timeline as `action …`. Shrinking cannot take it away (the test did it
+    /// anyway): prefer ``perform(_:on:)``, or ``admit(_:)`` for an action the test does itself.
     public func record(_ action: SimulationAction) {
         note(action, performNumber: nil)
     }
@@ -90,9 +91,21 @@ public final class SimulationWorld: Sendable {
         }
     }
 
-    /// Numbers the next ``perform(_:on:)`` call and says whether it runs; a call that
-    /// runs is recorded (schedule and timeline) before it is done.
-    func admitPerform(_ action: SimulationAction) -> Bool {
+    /// For an action the test does itself rather than through ``perform(_:on:)`` (a
+    /// broadcast whose sequence number it needs, say): numbers it as a perform call,
+    /// records it if it is kept, and says whether to do it. Shrinking can then take it
+    /// away like any performed action; ``record(_:)`` notes one it cannot.
+    ///
+    /// ```swift
+    /// if world.admit(.broadcast(topic: "room", text: text)) {
+    ///     let sequence = world.network.broadcast(topic: "room", text: text)
+    ///     sent.append(Line(sequence: sequence, text: text))
+    /// }
+    /// ```
+    ///
+    /// - Returns: whether to do the action: false only while shrinking, or replaying a
+    ///   shrunk trace, skips it.
+    public func admit(_ action: SimulationAction) -> Bool {
         let number = record.withLock { record in
             defer { record.performs += 1 }
             return record.performs

@@ -105,9 +105,9 @@ struct ShrinkingTests {
     func skippedPerforms() throws {
         let world = SimulationWorld(
             seed: 1, clock: VirtualClock(), configuration: ConnectionConfiguration(), keptPerforms: [1])
-        #expect(!world.admitPerform(.resetConnection))
-        #expect(world.admitPerform(.freeze))
-        #expect(!world.admitPerform(.thaw))
+        #expect(!world.admit(.resetConnection))
+        #expect(world.admit(.freeze))
+        #expect(!world.admit(.thaw))
         world.record(.restartServer)  // recorded by the test itself: never skipped
         let trace = world.trace(strategy: .fifo, name: "t", test: "Suite/test")
         #expect(trace.scenario.schedule.map(\.action) == [.freeze, .restartServer])
