@@ -3,7 +3,7 @@ import LiveConnectionSimulator
 import Synchronization
 import Testing
 
-/// Shrinks one failing test case: the ddmin `livesim explore` uses (``DeltaDebugging``), over
+/// Shrinks one failing test case: the ddmin `livesim explore` uses (`DeltaDebugging`), over
 /// the numbers of the `perform` calls of one of its simulations, each candidate judged by
 /// running the case's own code again with only those calls kept and asking whether it
 /// fails the same way (``FailureSignature``).

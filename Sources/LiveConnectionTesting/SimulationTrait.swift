@@ -22,7 +22,7 @@ public import Testing
 ///   The issues, errors and attachments of the other failing cases are left out; their
 ///   seeds are in the summary (`LIVESIM_SEED=N` re-runs one of them in full).
 /// - That case is **shrunk**: its last simulation's `perform` calls are cut down with the
-///   ddmin `livesim explore` uses (``DeltaDebugging``), re-running the case's own code for
+///   ddmin `livesim explore` uses (`DeltaDebugging`), re-running the case's own code for
 ///   each candidate and keeping a candidate only if it fails in the same place (the same
 ///   expectation, or an error of the same type). The shrunk trace is attached as
 ///   `seed<N>.trace` (the original as `seed<N>-unshrunk.trace`) and written to
