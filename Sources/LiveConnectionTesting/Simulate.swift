@@ -16,10 +16,16 @@ import Testing
 /// }
 /// ```
 ///
-/// The run's trace (its seed, strategy, configuration, the actions the body
-/// ``SimulationWorld/record(_:)``-ed and the events it ``SimulationWorld/log(_:)``-ged) is
-/// registered with the `.simulation` trait, which attaches it and prints the replay line
-/// if the test fails. Without the trait, a body that throws gets the same report here.
+/// The run's trace (its seed, strategy, configuration, the actions the body performed and
+/// the events it ``SimulationWorld/log(_:)``-ged, the test's name and how long it ran) is
+/// registered with the `.simulation` trait, which shrinks it, attaches it and gives the
+/// replay line if the test fails. Without the trait, a body that throws gets a report here
+/// (unshrunk).
+///
+/// When `LIVESIM_TRACE` names a trace of this test and seed (``PinnedTrace``), the run
+/// follows it: its strategy, and only the ``SimulationWorld/perform(_:on:)`` calls it kept;
+/// the timeline is printed, and an issue is recorded if the run performs other actions
+/// than the trace records.
 ///
 /// - Parameters:
 ///   - seed: everything random derives from it: the executor's choices and ``SimulationWorld/makeRandom()``.
@@ -30,7 +36,8 @@ import Testing
 ///   - body: the simulated session; it runs on the simulator's executor and may only wait
 ///     on `world.clock` and on work it started itself (child tasks).
 /// - Returns: the body's value.
-/// - Throws: the body's error, or `deadlocked(at:pendingSleepers:)`.
+/// - Throws: the body's error, `deadlocked(at:pendingSleepers:)`, or ``SeedsError`` for a
+///   `LIVESIM_TRACE` that is not a test's readable trace.
 @discardableResult
 public func simulate<Value: Sendable>(
     seed: UInt64,

@@ -19,7 +19,7 @@ extension Command {
             A wire trace (one with a `client:` line) runs its client kind and prints what the
             server saw; --write re-records that in its observed section (no --svg). A trace
             livesim cannot reproduce by itself is refused with the command that can: one a
-            test produced (a `test:` line; LIVESIM_TRACE=FILE swift test --filter TEST), or
+            test produced (a `test:` line: only the test replays it, with LIVESIM_TRACE), or
             one of a client this livesim does not have.
 
               --seed N         the seed, 0 to 18446744073709551615, as explore printed it

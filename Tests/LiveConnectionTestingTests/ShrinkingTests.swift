@@ -101,6 +101,16 @@ struct ShrinkingTests {
         #expect(report.trace.keptPerforms == nil)
     }
 
+    @Test("the replay line of a trace names it as one shell word, and the test to filter")
+    func replayLineForATrace() {
+        #expect(
+            ReplayCommand(seed: 3, tracePath: ".livesim/traces/S.t-seed3.trace", testName: "S/t").description
+                == "LIVESIM_TRACE=.livesim/traces/S.t-seed3.trace swift test --filter 'S/t'")
+        #expect(
+            ReplayCommand(seed: 3, tracePath: "my traces/it's.trace", testName: "S/t").description
+                == "LIVESIM_TRACE='my traces/it'\\''s.trace' swift test --filter 'S/t'")
+    }
+
     @Test("a world that keeps some perform calls skips the others: nothing done, nothing recorded, false returned")
     func skippedPerforms() throws {
         let world = SimulationWorld(
