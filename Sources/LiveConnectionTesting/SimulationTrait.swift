@@ -98,6 +98,8 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
         let annotate = IssueHandlingTrait.compactMapIssues { issue in
             guard issue.isFailure else { return issue }
             first.note(FailureSignature(issue))
+            // A case that simulated nothing (yet) is not the summary's: its issues stay.
+            guard !recorder.entries.isEmpty else { return issue }
             // Only the case shown in full keeps its issues; the others are seeds in the summary.
             guard summary?.claimDetail(for: recorder) ?? true else { return nil }
             var issue = issue
@@ -119,6 +121,11 @@ public struct SimulationTrait: TestTrait, SuiteTrait, TestScoping {
         let entries = recorder.entries
         summary?.add(seeds: entries.map(\.seed), failed: first.signature != nil)
         guard let signature = first.signature else { return }
+        guard !entries.isEmpty else {
+            // No seed to name, nothing to shrink: the failure is reported as it is.
+            if let thrown { throw thrown }
+            return
+        }
         guard summary?.claimDetail(for: recorder) ?? true else {
             // Not shown in full: its seed is in the summary (and `LIVESIM_SEED` re-runs it
             // with its trace attached); its issues, error and attachments are left out.

@@ -162,6 +162,26 @@ struct SimulateTests {
             ])
     }
 
+    @Test("a failing case that simulated nothing keeps its error: the summary has no seed to name it by")
+    func traitLeavesOtherFailuresAlone() async throws {
+        struct Broken: Error {}
+        let test = try #require(Test.current)
+        let lines = Mutex<[String]>([])
+        let thrown = Mutex(0)
+        let trait = SimulationTrait(reporter: { _ in }, summarize: { line, _ in lines.withLock { $0.append(line) } })
+        try await trait.provideScope(for: test, testCase: nil) {
+            for _ in 0..<2 {
+                do {
+                    try await trait.provideScope(for: test, testCase: Test.Case.current) { throw Broken() }
+                } catch is Broken {
+                    thrown.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(thrown.withLock { $0 } == 2)
+        #expect(lines.withLock { $0 }.isEmpty)
+    }
+
     @Test("a passing case reports nothing")
     func traitQuietOnSuccess() async throws {
         let test = try #require(Test.current)
