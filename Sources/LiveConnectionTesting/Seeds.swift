@@ -65,7 +65,8 @@ public enum SeedsError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(PinnedTrace.environmentVariable)='\(path)' is not a trace this kit can read: \(reason)"
         case .notATestTrace(let path):
             "\(PinnedTrace.environmentVariable)='\(path)' was not produced by a test (no 'test:' line): "
-                + "replay it with `livesim replay \(path)`"
+                + "replay it with `livesim replay \(path)` (a test's trace from before traces named their test "
+                + "has the test's name as its generator: re-run its seed with \(Seeds.environmentVariable))"
         case .conflictingSeeds(let seed, let traceSeed):
             "\(Seeds.environmentVariable)=\(seed) but the trace in \(PinnedTrace.environmentVariable) is of seed \(traceSeed): "
                 + "set one of them"
