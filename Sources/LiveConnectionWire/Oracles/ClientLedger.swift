@@ -110,6 +110,9 @@ struct ClientLedger {
 
     /// Since when the client has neither held a socket nor started an attempt.
     var quietSince: VirtualClock.Instant = .start
+    /// Attempts that neither opened nor failed yet, by id, with when they left the client:
+    /// a verdict about a client that waits on one must say so, not that it gave up.
+    var attemptsInFlight: [Int: VirtualClock.Instant] = [:]
 
     // The network path, as the network reports it (``pathChanged(available:at:)``).
     var pathLost = false

@@ -70,10 +70,20 @@ extension WireJudge {
             let ledger = state.ledgers[client]
             guard ledger.mustKeepTrying, !ledger.pathLost, ledger.held.isEmpty, now - ledger.quietSince > silence
             else { continue }
-            report(
-                &state, .wireReconnects, client, now,
-                "started and not stopped, but no socket and no attempt since \(ledger.quietSince) (at \(now)): "
-                    + "it gave up (the claimed largest delay + connect timeout + 2 s is \(silence.traceFormatted))")
+            // The oldest attempt still waiting (ids break ties, so the text does not depend on hashing).
+            if let (attempt, since) = ledger.attemptsInFlight.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+                report(
+                    &state, .wireReconnects, client, now,
+                    "started and not stopped, but no socket since \(ledger.quietSince) (at \(now)): attempt \(attempt), "
+                        + "made at \(since), is still pending, neither open nor given up after its claimed connect timeout "
+                        + "(\(claims.connectTimeout.traceFormatted); with the largest delay + 2 s, \(silence.traceFormatted))"
+                )
+            } else {
+                report(
+                    &state, .wireReconnects, client, now,
+                    "started and not stopped, but no socket and no attempt since \(ledger.quietSince) (at \(now)): "
+                        + "it gave up (the claimed largest delay + connect timeout + 2 s is \(silence.traceFormatted))")
+            }
         }
         guard network.acceptsConnections, network.idleTimeout == nil else {
             state.healthySince = nil

@@ -178,12 +178,15 @@ public final class WireJudge: Sendable {
                 state.attemptOwner[id] = client
                 let recent = state.disruptions.filter { $0 >= now - .seconds(60) }.count
                 state.ledgers[client].attempt(at: now, rateAllowance: rateAllowance + 2 * recent, report: note)
+                state.ledgers[client].attemptsInFlight[id] = now
             case .attemptFailed(let id, let reason):
                 guard let client = state.attemptOwner[id] else { continue }
+                state.ledgers[client].attemptsInFlight[id] = nil
                 state.ledgers[client].attemptFailed(reason: reason, at: now)
             case .opened(let id, let socket):
                 guard let client = state.attemptOwner[id] else { continue }
                 state.socketOwner[socket] = client
+                state.ledgers[client].attemptsInFlight[id] = nil
                 state.ledgers[client].opened(socket: socket, at: now)
             case .sent(let socket, let text):
                 guard let client = state.socketOwner[socket] else { continue }
