@@ -72,11 +72,15 @@ let package = Package(
             path: "Benchmarks/SimulatorBenchmarks", swiftSettings: strict),
         // Swift Testing glue: seeds as arguments, the simulation trait, replay of Traces/.
         .target(
-            name: "LiveConnectionTesting", dependencies: ["LiveConnectionSimulator", "LiveConnection"],
+            name: "LiveConnectionTesting",
+            dependencies: ["LiveConnectionSimulator", "LiveConnection", "LiveConnectionWire"],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTestingTests",
-            dependencies: ["LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
+            dependencies: [
+                "LiveConnectionTesting", "LiveConnectionSimulator", "LiveConnection", "LiveConnectionWire",
+                "ExampleClients", "TestScheduling",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "KernelBenchmarks", dependencies: ["LiveConnectionSimulator", "LiveConnection", "BenchmarkSupport"], path: "Benchmarks/KernelBenchmarks",

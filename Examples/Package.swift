@@ -33,6 +33,8 @@ let package = Package(
                 .product(name: "WebSocketTransport", package: "LiveConnection"),
                 .product(name: "Statistics", package: "LiveConnection"),
                 .product(name: "BackoffVerification", package: "LiveConnection"),
+                .product(name: "LiveConnectionWire", package: "LiveConnection"),
+                .product(name: "LiveTestServer", package: "LiveConnection"),
             ]),
     ],
     swiftLanguageModes: [.v6]

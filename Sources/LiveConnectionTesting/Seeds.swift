@@ -22,9 +22,16 @@ public enum Seeds {
         try list(Array(range))
     }
 
-    /// The given seeds, or only the one in `LIVESIM_SEED` when it is set.
+    /// The given seeds, or only the one in `LIVESIM_SEED` when it is set, or only the
+    /// seed of the trace `LIVESIM_TRACE` names (``PinnedTrace``).
     public static func list(_ seeds: [UInt64]) throws(SeedsError) -> [UInt64] {
-        if let only = try pinned(in: ProcessInfo.processInfo.environment) { return [only] }
+        let only = try pinned(in: ProcessInfo.processInfo.environment)
+        if let trace = try PinnedTrace.current.get() {
+            let seed = trace.trace.scenario.seed
+            if let only, only != seed { throw .conflictingSeeds(seed: only, traceSeed: seed) }
+            return [seed]
+        }
+        if let only { return [only] }
         return seeds
     }
 
@@ -43,11 +50,26 @@ public enum Seeds {
 public enum SeedsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `LIVESIM_SEED` is set to something that is not a seed (0…2⁶⁴−1).
     case malformedEnvironment(String)
+    /// `LIVESIM_TRACE` names a file that is not a readable trace (the path, why).
+    case unreadableTrace(String, String)
+    /// `LIVESIM_TRACE` names a trace no test produced (no `test:` line): `livesim replay` runs those.
+    case notATestTrace(String)
+    /// `LIVESIM_SEED` and `LIVESIM_TRACE` name different seeds.
+    case conflictingSeeds(seed: UInt64, traceSeed: UInt64)
 
     public var description: String {
         switch self {
         case .malformedEnvironment(let text):
             "\(Seeds.environmentVariable)='\(text)' is not a seed (a decimal number in 0…18446744073709551615)"
+        case .unreadableTrace(let path, let reason):
+            "\(PinnedTrace.environmentVariable)='\(path)' is not a trace this kit can read: \(reason)"
+        case .notATestTrace(let path):
+            "\(PinnedTrace.environmentVariable)='\(path)' was not produced by a test (no 'test:' line): "
+                + "replay it with `livesim replay \(path)` (a test's trace from before traces named their test "
+                + "has the test's name as its generator: re-run its seed with \(Seeds.environmentVariable))"
+        case .conflictingSeeds(let seed, let traceSeed):
+            "\(Seeds.environmentVariable)=\(seed) but the trace in \(PinnedTrace.environmentVariable) is of seed \(traceSeed): "
+                + "set one of them"
         }
     }
 }

@@ -13,6 +13,8 @@ public final class SimulationRecorder: Sendable {
     public struct Entry: Hashable, Sendable {
         public var seed: UInt64
         public var trace: Trace
+        /// The numbers of the `perform` calls that ran (what shrinking may take away).
+        var performed: [Int] = []
     }
 
     /// The recorder of the test case running in this task, if the `.simulation` trait installed one.
@@ -24,7 +26,12 @@ public final class SimulationRecorder: Sendable {
 
     /// Records a simulation run by the current test case.
     public func register(seed: UInt64, trace: Trace) {
-        storage.withLock { $0.append(Entry(seed: seed, trace: trace)) }
+        register(seed: seed, trace: trace, performed: [])
+    }
+
+    /// Records a simulation with the numbers of its `perform` calls that ran.
+    func register(seed: UInt64, trace: Trace, performed: [Int]) {
+        storage.withLock { $0.append(Entry(seed: seed, trace: trace, performed: performed)) }
     }
 
     /// Every simulation registered so far, in the order they finished.

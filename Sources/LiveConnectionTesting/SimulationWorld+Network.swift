@@ -76,10 +76,21 @@ extension SimulationWorld {
     /// A stale callback is the network's (`SimulatedNetwork.armLateCallback(_:after:)`):
     /// the connection held now delivers it after the manager closes it.
     ///
+    /// Every call is numbered (0, 1, 2, … in the order they are made). When a failing
+    /// `.simulation` test is shrunk, candidates skip some of these calls; the shrunk trace
+    /// lists the ones it kept (`kept-performs:`), and replaying it skips the same ones. A
+    /// skipped call does nothing, records nothing, and returns false: a test that keeps
+    /// its own account of what it did (the messages it broadcast, say) should count only
+    /// the calls that returned true, or its expectation would blame the model for an
+    /// action shrinking took away. Actions noted with ``record(_:)`` are never skipped.
+    ///
+    /// - Returns: whether the action was done (false only while shrinking or replaying a
+    ///   shrunk trace).
     /// - Throws: ``SimulationWorldError/needsManager(_:)`` for an app intent without a
     ///   manager.
+    @discardableResult
     public func perform(_ action: SimulationAction, on manager: ConnectionManager? = nil)
-        async throws(SimulationWorldError)
+        async throws(SimulationWorldError) -> Bool
     {
         let intent: Bool
         switch action {
@@ -90,7 +101,7 @@ extension SimulationWorld {
         }
         if intent, manager == nil { throw .needsManager(action) }
         // Recorded before it is done: a send completes later, but it was asked for now.
-        record(action)
+        guard admit(action) else { return false }
         switch action {
         case _ where network.apply(action): break
         case .deliverStale(let callback, let linger): network.armLateCallback(callback, after: linger)
@@ -116,6 +127,7 @@ extension SimulationWorld {
             await manager?.setPathViable(viable)
         default: preconditionFailure("\(action) was rejected or applied above")
         }
+        return true
     }
 }
 

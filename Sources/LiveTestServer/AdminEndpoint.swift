@@ -19,8 +19,15 @@ public import WebSocketTransport
 /// error bodies are fixed texts that echo nothing the client sent. docs/serve.md lists every
 /// route and rule.
 public struct AdminEndpoint: WebSocketServerHandler {
-    let target: LiveTestServer
+    let controlled: Controlled
     let guardian: Guardian
+
+    /// What the endpoint drives: the live test server (`livesim serve`) or a fault proxy
+    /// (`livesim proxy`). The same access rules guard both.
+    enum Controlled: Sendable {
+        case live(LiveTestServer)
+        case proxy(WebSocketProxy)
+    }
 
     /// The endpoint's bound address and counters, set once its server has bound (the port is
     /// known only then).
@@ -41,8 +48,22 @@ public struct AdminEndpoint: WebSocketServerHandler {
     public static func server(
         controlling target: LiveTestServer, host: String = "127.0.0.1", port: UInt16 = 0, token: String? = nil
     ) throws(TransportError) -> WebSocketServer {
+        try server(.live(target), host: host, port: port, token: token)
+    }
+
+    /// Binds the admin endpoint for a fault proxy: the same rules, the proxy's routes (each
+    /// fault aimed at every connection, or at one client with `client=ID`; docs/proxy.md).
+    public static func server(
+        controlling proxy: WebSocketProxy, host: String = "127.0.0.1", port: UInt16 = 0, token: String? = nil
+    ) throws(TransportError) -> WebSocketServer {
+        try server(.proxy(proxy), host: host, port: port, token: token)
+    }
+
+    private static func server(_ controlled: Controlled, host: String, port: UInt16, token: String?)
+        throws(TransportError) -> WebSocketServer
+    {
         precondition(token.flatMap(tokenProblem) == nil, "check the token with AdminEndpoint.tokenProblem first")
-        let endpoint = AdminEndpoint(target: target, guardian: Guardian())
+        let endpoint = AdminEndpoint(controlled: controlled, guardian: Guardian())
         let server = try WebSocketServer(
             configuration: .init(
                 host: host, port: port, handshakeTimeout: .seconds(5), maxConnections: 64,
@@ -88,7 +109,11 @@ public struct AdminEndpoint: WebSocketServerHandler {
             return HTTPResponse(status: 400, body: "the query is not percent-encoded correctly\n")
         }
         do {
-            return try route(method: String(parts[0]), path: String(path), query: query)
+            switch controlled {
+            case .live(let target): return try route(target, method: String(parts[0]), path: String(path), query: query)
+            case .proxy(let proxy):
+                return try proxyRoute(proxy, method: String(parts[0]), path: String(path), query: query)
+            }
         } catch {
             return HTTPResponse(status: error.status, body: error.message + "\n")
         }
@@ -121,7 +146,9 @@ public struct AdminEndpoint: WebSocketServerHandler {
         "GET /stats",
     ]
 
-    private func route(method: String, path: String, query: [String: String]) throws(Failure) -> HTTPResponse {
+    private func route(_ target: LiveTestServer, method: String, path: String, query: [String: String])
+        throws(Failure) -> HTTPResponse
+    {
         let server = target.server
         // Exact paths only: `//evil/thaw`, `/thaw/`, `/./thaw` and `%2Fthaw` are not `/thaw`.
         guard Self.routes.contains(where: { $0.split(separator: " ")[1].split(separator: "?")[0] == path }) else {
@@ -165,15 +192,15 @@ public struct AdminEndpoint: WebSocketServerHandler {
             let sequence = target.broadcast(topic: topic, text: text)
             return HTTPResponse(status: 200, body: #"{"seq":\#(sequence)}"# + "\n", contentType: "application/json")
         case "/subscriptions":
-            return subscriptionsJSON()
+            return subscriptionsJSON(target)
         case "/stats":
-            return HTTPResponse(status: 200, body: statisticsJSON() + "\n", contentType: "application/json")
+            return HTTPResponse(status: 200, body: statisticsJSON(target) + "\n", contentType: "application/json")
         default: preconditionFailure("route \(path) is listed but not handled")
         }
         return HTTPResponse(status: 200, body: "ok\n")
     }
 
-    private func number(_ query: [String: String], _ name: String, in range: ClosedRange<Int>) throws(Failure) -> Int {
+    func number(_ query: [String: String], _ name: String, in range: ClosedRange<Int>) throws(Failure) -> Int {
         guard let text = query[name], let value = Int(text), range.contains(value) else {
             throw Failure(
                 status: 400,
@@ -184,7 +211,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
         return value
     }
 
-    private func closeCode(_ query: [String: String], _ name: String) throws(Failure) -> CloseCode {
+    func closeCode(_ query: [String: String], _ name: String) throws(Failure) -> CloseCode {
         let code = CloseCode(UInt16(try number(query, name, in: 1000...4999)))
         guard code.isSendable else {
             throw Failure(status: 400, message: "\(name) is a close code that may not be sent")
@@ -192,7 +219,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
         return code
     }
 
-    private func flag(_ query: [String: String], _ name: String) throws(Failure) -> Bool {
+    func flag(_ query: [String: String], _ name: String) throws(Failure) -> Bool {
         switch query[name] {
         case "true", "1": return true
         case "false", "0": return false
@@ -204,7 +231,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
     /// connections each holding thousands of topics answers tens of MB, and holds one
     /// connection's part at a time. Connections are those opened when the request came; each
     /// one's topics are read when its piece is made.
-    private func subscriptionsJSON() -> HTTPResponse {
+    private func subscriptionsJSON(_ target: LiveTestServer) -> HTTPResponse {
         let count = target.connectionCount
         return HTTPResponse(status: 200, contentType: "application/json") { [target] index in
             if index == 0 {
@@ -219,7 +246,7 @@ public struct AdminEndpoint: WebSocketServerHandler {
         }
     }
 
-    private func statisticsJSON() -> String {
+    private func statisticsJSON(_ target: LiveTestServer) -> String {
         let stats = target.server.statistics
         let fields: [(String, Int)] = [
             ("accepted", stats.accepted), ("turnedAway", stats.turnedAway),
@@ -229,16 +256,19 @@ public struct AdminEndpoint: WebSocketServerHandler {
             ("open", target.server.openConnections.count), ("lastSequence", Int(target.lastSequence)),
             ("refusedFrames", target.refusedFrames), ("budgetDrops", stats.budgetDrops),
         ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+            + ",\"frozen\":\(target.server.isFrozen),\"admin\":" + adminStatisticsJSON() + "}"
+    }
+
+    /// The endpoint's own refusals: requests not addressed to it, without the token, with a
+    /// body it would not read, and idle sockets dropped to make room.
+    func adminStatisticsJSON() -> String {
         let (forbidden, unauthorized, server) = guardian.state.withLock { ($0.forbidden, $0.unauthorized, $0.server) }
         let admin = server?.statistics
-        // The endpoint's own refusals: requests not addressed to it, without the token, with a
-        // body it would not read, and idle sockets dropped to make room.
         let adminFields: [(String, Int)] = [
             ("forbidden", forbidden), ("unauthorized", unauthorized), ("badBodies", admin?.badBodies ?? 0),
             ("evictedIdle", admin?.evictedIdle ?? 0), ("turnedAway", admin?.turnedAway ?? 0),
         ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
-            + ",\"frozen\":\(target.server.isFrozen),\"admin\":{"
-            + adminFields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}}"
+        return "{" + adminFields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 }

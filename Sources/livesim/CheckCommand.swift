@@ -31,7 +31,8 @@ extension Command {
                                (default 1, or 0 with --commands 3)
               --log N          highest sequence number the server broadcasts, 0...7 (default 2)
               --no-eventually  skip the no-deadlock check (faster)
-              --traces DIR     where a counterexample's trace is written (default Traces)
+              --traces DIR     where a counterexample's trace is written (default .livesim/traces,
+                               git-ignored; --traces Traces makes it a regression the suite replays)
               --overwrite      replace a trace of the same name (default: write NAME-2.trace, …)
             """,
         exitCodes: [

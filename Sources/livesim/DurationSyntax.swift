@@ -107,3 +107,12 @@ func formatDuration(_ duration: Duration) -> String {
     if seconds > 0 || text.isEmpty { text += "\(seconds)s" }
     return text
 }
+
+/// Simulated time for a report, in the unit that shows it: hours (with the seconds) from an
+/// hour on, seconds below, milliseconds below one second. A report of a few short or
+/// failing runs must not read "0.0 h" when it simulated 28 s.
+func formatSimulatedTime(seconds: Double) -> String {
+    if seconds >= 3600 { return String(format: "%.1f h (%.0f s)", seconds / 3600, seconds) }
+    if seconds >= 1 { return String(format: "%.1f s", seconds) }
+    return String(format: "%.1f ms", seconds * 1000)
+}

@@ -13,7 +13,12 @@ func printReport(_ report: ExplorationReport) {
     let threads = report.shards.map(\.threads).reduce(0, +)
     print("")
     row("runs", "\(results.runs)")
-    row("simulated time", String(format: "%.1f h (%.0f s)", simulated / 3600, simulated))
+    // A failing run stops at its first violation, so its time is short: say so, or a
+    // report of failing seeds reads as if nothing was simulated.
+    row(
+        "simulated time",
+        formatSimulatedTime(seconds: simulated)
+            + (results.failureCount > 0 ? " (a failing run stops at its first violation)" : ""))
     row(
         report.shards.count > 1 ? "wall time (longest of \(report.shards.count) shards)" : "wall time",
         String(format: "%.2f s", wall))

@@ -50,7 +50,7 @@ func exploreClientMain(
     }
     print("")
     row("runs", "\(summary.runs) (\(summary.herdRuns) herds)")
-    row("simulated time", String(format: "%.1f h", summary.simulatedTime.seconds / 3600))
+    row("simulated time", formatSimulatedTime(seconds: summary.simulatedTime.seconds))
     row("wall time", String(format: "%.2f s (%.1f ms a seed)", wall, wall * 1000 / Double(max(1, summary.runs))))
     row("executor jobs", "\(summary.jobsRun)")
     row("wire checks", "\(summary.checks)")

@@ -22,7 +22,8 @@ extension Command {
                              --check-determinism, --shard or --report). Clients:
             \(clientHelp)
               --threads N    worker threads, 1 to 256 (default: every core)
-              --traces DIR   where the first failure's shrunk trace is written (default Traces)
+              --traces DIR   where the first failure's shrunk trace is written (default .livesim/traces,
+                             git-ignored; --traces Traces makes it a regression the suite replays)
               --overwrite    replace a trace of the same name (default: write NAME-2.trace, NAME-3.trace, …)
               --check-determinism
                              run every seed twice with its full log and fail a seed whose two logs

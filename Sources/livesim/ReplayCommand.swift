@@ -17,7 +17,10 @@ extension Command {
             timeline in the observed section, for `livesim diff`. --svg draws that timeline:
             the manager's phases over virtual time, the actions, deliveries and violations.
             A wire trace (one with a `client:` line) runs its client kind and prints what the
-            server saw; --write re-records that in its observed section (no --svg).
+            server saw; --write re-records that in its observed section (no --svg). A trace
+            livesim cannot reproduce by itself is refused with the command that can: one a
+            test produced (a `test:` line: only the test replays it, with LIVESIM_TRACE), or
+            one of a client this livesim does not have.
 
               --seed N         the seed, 0 to 18446744073709551615, as explore printed it
               --variant V      the logic to run (default correct): \(SimulationUsage.variants)
@@ -74,7 +77,9 @@ private func replayRun(_ source: ReplaySource, quiet: Bool, output: String?, ove
     }
     var trace: Trace
     switch source {
-    case .file(let path): trace = try TraceFile(path: path).trace
+    case .file(let path):
+        trace = try TraceFile(path: path).trace
+        try refuseUnreproducible(trace, path: path)
     case .seed(let seed, let generator, let variant):
         trace = Trace(
             scenario: generator.scenario(seed: seed), generator: ScenarioGenerator.traceIdentity, variant: variant)

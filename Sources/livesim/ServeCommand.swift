@@ -168,15 +168,19 @@ extension Command {
     private static func listening<Server>(
         _ configuration: WebSocketServer.Configuration, _ make: () throws -> Server
     ) throws -> Server {
+        try listening(configuration.host, configuration.port, make)
+    }
+
+    static func listening<Server>(_ host: String, _ port: UInt16, _ make: () throws -> Server) throws -> Server {
         do {
             return try make()
         } catch let error as TransportError {
-            throw ListenFailure(address: "\(bracketed(configuration.host)):\(configuration.port)", error: error)
+            throw ListenFailure(address: "\(bracketed(host)):\(port)", error: error)
         }
     }
 
     /// An IPv6 literal in brackets, as a URL needs it.
-    private static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+    static func bracketed(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
 
     /// Runs `body` until SIGINT or SIGTERM, or the duration; then cancels it and waits for it.
     static func serveUntilStopped(duration: Duration?, _ body: @escaping @Sendable () async -> Void) async {

@@ -3,7 +3,7 @@ import LiveConnection
 import LiveConnectionSimulator
 
 extension Command {
-    /// `livesim shrink`: find a failing run, shrink it to a minimal trace, write it to `Traces/`.
+    /// `livesim shrink`: find a failing run, shrink it to a minimal trace, write it to `.livesim/traces/` (or `--out DIR`).
     static let shrink = Command(
         name: "shrink",
         summary: "shrink a failing run to a minimal trace and save it",
@@ -25,7 +25,8 @@ extension Command {
               --strategy S       fifo, random or pct for generated runs (as for explore; default per seed)
               --seeds R          as for explore: 0..300, 0-300, "0..<300", 0...299 or 300; 1 to 100000000 seeds
               --budget N         at most N runs while shrinking, 1 to 1000000 (default 2000)
-              --out DIR          where to write <invariant>-seed<N>.trace (default Traces)
+              --out DIR          where to write <invariant>-seed<N>.trace (default .livesim/traces, git-ignored;
+                                 --out Traces makes it a regression the suite replays)
               --overwrite        replace a trace of the same name (default: write NAME-2.trace, …)
             Progress goes to standard error.
             """,

@@ -4,13 +4,18 @@ import LiveConnectionSimulator
 /// Where a command writes the traces it finds, and the rule that nothing is lost: an existing
 /// trace (for instance a committed one in `Traces/`) is never replaced unless `--overwrite`
 /// says so; the new trace gets the next free name, `NAME-2.trace`, `NAME-3.trace`, ….
+///
+/// By default traces go to `.livesim/traces` (`TraceLibrary.scratchDirectory`), which the test suite
+/// does not replay and git does not see: an experiment (`explore --variant X`) must not
+/// change `swift test`'s verdict or `git status`. Promoting a trace to a regression is a
+/// deliberate step (`--traces Traces`, or moving the file there; docs/trace-format.md).
 struct TraceOutput: Sendable {
     var directory: String
     var overwrite: Bool
 
-    /// Reads `option DIR` (default `Traces`) and `--overwrite`.
+    /// Reads `option DIR` (default `TraceLibrary.scratchDirectory`) and `--overwrite`.
     init(_ arguments: inout Arguments, option: String) throws(ArgumentError) {
-        directory = try arguments.option(option) ?? "Traces"
+        directory = try arguments.option(option) ?? TraceLibrary.scratchDirectory
         overwrite = try arguments.flag("--overwrite")
         guard !directory.isEmpty else { throw .invalidValue(option, directory, expected: "a directory") }
     }

@@ -91,6 +91,24 @@ struct SimulationDriverTests {
         #expect(throws: SimulationError.exceededJobLimit(jobsRun: 500, at: .start)) { try result.get() }
     }
 
+    @Test("a revised job limit replaces the first one where it is asked (every 1,024 jobs)")
+    func revisedJobLimitStopsEarlier() {
+        let clock = VirtualClock()
+        var asked: [Int] = []
+        let result = Simulation.run(
+            strategy: .random(seed: 4), clock: clock, until: .seconds(1), jobLimit: 100_000,
+            revisedJobLimit: { jobs in
+                asked.append(jobs)
+                return jobs >= 2048 ? 3000 : nil
+            }
+        ) {
+            while true { await Task.yield() }
+        }
+        #expect(asked == [1024, 2048])
+        #expect(result.jobsRun == 3000)
+        #expect(throws: SimulationError.exceededJobLimit(jobsRun: 3000, at: .start)) { try result.get() }
+    }
+
     @Test("a limit is measured from the clock's time when the run starts")
     func limitIsRelative() {
         let clock = VirtualClock(startingAt: .start.advanced(by: .seconds(100)))

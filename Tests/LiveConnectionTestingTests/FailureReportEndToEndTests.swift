@@ -55,7 +55,7 @@ struct FailureReportEndToEndTests {
         #expect(all.output.contains("seed1.trace"), "\(all.output)")
         #expect(!all.output.contains("simulation seed 0 failed") && !all.output.contains("simulation seed 2 failed"))
         // One summary for the test, with the replay line once.
-        let summary = "simulation: 1 of 3 seeds failed; first: seed 1; replay: \(replay)"
+        let summary = "simulation: 1 of 3 seeds failed (1); seed 1 in full; replay: \(replay)"
         #expect(all.output.components(separatedBy: summary).count == 2, "\(all.output)")
         #expect(all.output.components(separatedBy: "simulation: ").count == 2, "\(all.output)")
         #expect(all.output.components(separatedBy: "LIVESIM_SEED=").count == 2, "the replay line once: \(all.output)")
@@ -64,7 +64,7 @@ struct FailureReportEndToEndTests {
         let one = try Self.runChild(seed: "1")
         #expect(one.status != 0)
         #expect(one.output.contains("with 1 test case"), "\(one.output)")
-        #expect(one.output.contains("simulation: 1 of 1 seed failed; first: seed 1; replay: \(replay)"))
+        #expect(one.output.contains("simulation: 1 of 1 seed failed (1); seed 1 in full; replay: \(replay)"))
         // The replayed run prints its timeline: the test's log line at its virtual time.
         #expect(one.output.contains("simulation seed 1 timeline:\n1000ms log woke\n"), "\(one.output)")
 

@@ -141,12 +141,12 @@ struct SimulateTests {
         )
     }
 
-    @Test("one summary for all cases of a test: how many seeds failed, the smallest, and its replay line")
+    @Test("one summary for all cases of a test: the failing seeds in order, the one in full, and its replay line")
     func traitSummarizes() async throws {
         struct Broken: Error {}
         let test = try #require(Test.current)
         let lines = Mutex<[String]>([])
-        let trait = SimulationTrait(reporter: { _ in }, summarize: { line in lines.withLock { $0.append(line) } })
+        let trait = SimulationTrait(reporter: { _ in }, summarize: { line, _ in lines.withLock { $0.append(line) } })
         try await trait.provideScope(for: test, testCase: nil) {
             for seed: UInt64 in [5, 3, 8, 1] {
                 try? await trait.provideScope(for: test, testCase: Test.Case.current) {
@@ -157,8 +157,29 @@ struct SimulateTests {
         }
         #expect(
             lines.withLock { $0 } == [
-                "3 of 4 seeds failed; first: seed 3; replay: LIVESIM_SEED=3 swift test --filter 'SimulateTests/traitSummarizes'"
+                "simulation: 3 of 4 seeds failed (3 5 8); seed 5 in full; "
+                    + "replay: LIVESIM_SEED=5 swift test --filter 'SimulateTests/traitSummarizes'"
             ])
+    }
+
+    @Test("a failing case that simulated nothing keeps its error: the summary has no seed to name it by")
+    func traitLeavesOtherFailuresAlone() async throws {
+        struct Broken: Error {}
+        let test = try #require(Test.current)
+        let lines = Mutex<[String]>([])
+        let thrown = Mutex(0)
+        let trait = SimulationTrait(reporter: { _ in }, summarize: { line, _ in lines.withLock { $0.append(line) } })
+        try await trait.provideScope(for: test, testCase: nil) {
+            for _ in 0..<2 {
+                do {
+                    try await trait.provideScope(for: test, testCase: Test.Case.current) { throw Broken() }
+                } catch is Broken {
+                    thrown.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(thrown.withLock { $0 } == 2)
+        #expect(lines.withLock { $0 }.isEmpty)
     }
 
     @Test("a passing case reports nothing")

@@ -95,6 +95,19 @@ struct VictimFindingsTests {
         )
     }
 
+    @Test("a run-away failing client stops soon after its first violation, not at the job limit")
+    func failingRunStopsEarly() throws {
+        let timers = try Self.catalogue.kind(named: "timers")
+        let scenario = WireScenarioGenerator(duration: .seconds(600)).scenario(seed: 0)
+        let result = WireRun(scenario, kind: timers, recordsLog: false).run()
+        #expect(!result.passed)
+        #expect(!result.deadlocked, "a run cut short after a violation has its verdict")
+        // Its loops multiply: without the budget after the first violation it ran to the
+        // limit, 150,000 jobs in 0.2 simulated hours.
+        #expect(result.jobsRun <= 2 * WireRun.jobsAfterViolation(clients: 1))
+        #expect(result.unfinished?.contains("after its first violation") == true, "\(result.unfinished ?? "finished")")
+    }
+
     @Test("the manager keeps every rule on the seeds where the victims break them")
     func managerKeepsThem() {
         let manager = ManagerClient.kind()

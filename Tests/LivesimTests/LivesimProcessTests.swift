@@ -1,4 +1,6 @@
 import Foundation
+import LiveConnection
+import LiveConnectionSimulator
 import TestScheduling
 import Testing
 
@@ -110,7 +112,9 @@ struct LivesimProcessTests {
     @Test("explore --variant never overwrites a trace already there; --overwrite does")
     func exploreKeepsExistingTraces() throws {
         let directory = try LivesimProcess.freshDirectory()
-        let arguments = ["explore", "--variant", "skips-resubscribe", "--seeds", "0..2", "--duration", "10m"]
+        let arguments = [
+            "explore", "--variant", "skips-resubscribe", "--seeds", "0..2", "--duration", "10m", "--traces", "Traces",
+        ]
         let first = try LivesimProcess.run(arguments, in: directory, within: 120)
         #expect(first.status == 1)
         let traces = directory.appendingPathComponent("Traces")
@@ -128,6 +132,52 @@ struct LivesimProcessTests {
         let third = try LivesimProcess.run(arguments + ["--overwrite"], in: directory, within: 120)
         #expect(third.status == 1)
         #expect(try String(contentsOf: committed, encoding: .utf8) != "a committed trace\n")
+    }
+
+    @Test("explore --variant writes its trace to .livesim/traces, which ignores itself, and nothing into Traces/")
+    func exploreWritesScratchTracesByDefault() throws {
+        let directory = try LivesimProcess.freshDirectory()
+        let output = try LivesimProcess.run(
+            ["explore", "--variant", "skips-resubscribe", "--seeds", "0..2", "--duration", "10m"], in: directory,
+            within: 120)
+        #expect(output.status == 1)
+        let scratch = directory.appendingPathComponent(".livesim")
+        let written = try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("traces").path)
+        #expect(written.count == 1 && written[0].hasSuffix(".trace"), "\(written)")
+        #expect(output.standardOutput.contains(".livesim/traces/\(written[0])"), "\(output.standardOutput)")
+        // The folder hides itself from git: `git status` stays clean without touching the user's .gitignore.
+        let ignore = try String(contentsOf: scratch.appendingPathComponent(".gitignore"), encoding: .utf8)
+        #expect(ignore.split(separator: "\n").contains("*"), "\(ignore)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Traces").path))
+        // The runs stopped at their first violation: the report says how long they ran, not "0.0 h".
+        let simulated = output.standardOutput.split(separator: "\n").first { $0.hasPrefix("simulated time") }
+        #expect(simulated?.contains("ms (a failing run stops at its first violation)") == true, "\(simulated ?? "")")
+    }
+
+    @Test(
+        "replay refuses a trace it cannot reproduce (a test's, an unknown client's, an unknown generator's), naming the command that can",
+        arguments: [
+            (
+                "test: ChatTests/showsEveryMessageOnce\n",
+                "LIVESIM_TRACE=x.trace swift test --filter 'ChatTests/showsEveryMessageOnce'"
+            ),
+            ("client: naive\n", "which this livesim does not have"),
+            ("", "LIVESIM_SEED=5 swift test --filter 'ChatTests/old'"),
+        ])
+    func replayRefusesForeignTraces(extraHeader: String, advice: String) throws {
+        let directory = try LivesimProcess.freshDirectory()
+        let scenario = Scenario(
+            seed: 5, configuration: ConnectionConfiguration(), strategy: .fifo, duration: .seconds(60),
+            schedule: [ScheduledAction(at: .zero, .connect(endpoint: 0))], managerSeed: 5)
+        // No extra line: a test's trace from before traces named their test (its generator is the test).
+        let generator = extraHeader.isEmpty ? GeneratorID(name: "ChatTests/old", version: 1) : .handWritten
+        var text = Trace(scenario: scenario, generator: generator).encode()
+        text = text.replacingOccurrences(of: "schedule:\n", with: extraHeader + "schedule:\n")
+        try Data(text.utf8).write(to: directory.appendingPathComponent("x.trace"))
+        let output = try LivesimProcess.run(["replay", "x.trace"], in: directory)
+        #expect(output.status == 1)
+        #expect(output.standardError.contains(advice), "\(output.standardError)")
+        #expect(!output.standardOutput.contains("every invariant held"), "\(output.standardOutput)")
     }
 
     @Test("replay --write refuses to replace an existing file without --overwrite")

@@ -5,7 +5,7 @@ extension ConnectionMachine {
         endpoint = newEndpoint
         wanted = true
         switch state {
-        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _):
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _):
             // Same destination: nothing to do. A new one: only an explicit connect(to:)
             // moves the connection, and it moves at once.
             guard changed else { return [] }
@@ -38,7 +38,7 @@ extension ConnectionMachine {
     mutating func disconnect(code: CloseCode, reason: String) -> [Effect] {
         wanted = false
         switch state {
-        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _):
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _):
             // The app's own code and reason go to the server (the shell checked them against RFC 6455).
             return tearDown(g, code: code, reason: reason, outcome: .outcomeUnknown)
                 + enter(.stopped(reason: "disconnected"))
@@ -57,7 +57,7 @@ extension ConnectionMachine {
         if !value {
             // Background: close the socket, keep wanting it (phoenix 3161 reconnected never).
             switch state {
-            case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _):
+            case .connecting(let g), .subscribing(let g, _), .open(let g, _):
                 return tearDown(g, code: .goingAway, reason: "backgrounded", outcome: .outcomeUnknown)
                     + enter(.backgrounded)
             case .waiting:
@@ -89,7 +89,7 @@ extension ConnectionMachine {
             // Not open until the transport took this one too.
             state = .subscribing(g, flushesPending: pending + 1)
             return [.send(g, .control(.subscribe(topic))), .flush(g)]
-        case .open(let g, _, _, _, _):
+        case .open(let g, _):
             return [.send(g, .control(.subscribe(topic)))]
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // No socket to send on: the next open resubscribes every topic.
@@ -101,7 +101,7 @@ extension ConnectionMachine {
         guard let index = topics.firstIndex(of: topic) else { return [] }
         topics.remove(at: index)
         switch state {
-        case .subscribing(let g, _), .open(let g, _, _, _, _):
+        case .subscribing(let g, _), .open(let g, _):
             return [.send(g, .control(.unsubscribe(topic)))]
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // No socket: the next open subscribes only the topics still wanted.
@@ -111,12 +111,11 @@ extension ConnectionMachine {
 
     mutating func ping(_ id: PingID, timeout: Duration) -> [Effect] {
         switch state {
-        case .open(let g, let attempt, let awaitingPong, let commands, let pings):
+        case .open(let g, var connection):
             // Sent on the open connection; answered by its pong, its deadline or its teardown,
             // whichever comes first, and only that one.
-            state = .open(
-                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings + [id]
-            )
+            connection.pingsInFlight.append(id)
+            state = .open(g, connection)
             return [.sendPing(g, id), .startTimer(.pingDeadline(id), timeout)]
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // Nothing to ping: answered at once (a connection that is still resubscribing is
@@ -127,10 +126,9 @@ extension ConnectionMachine {
 
     mutating func send(_ id: CommandID) -> [Effect] {
         switch state {
-        case .open(let g, let attempt, let awaitingPong, let commands, let pings):
-            state = .open(
-                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands + [id], pingsInFlight: pings
-            )
+        case .open(let g, var connection):
+            connection.commandsInFlight.append(id)
+            state = .open(g, connection)
             return [.send(g, .command(id))]
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // No queueing for later: a command that waits for a reconnect may be stale or

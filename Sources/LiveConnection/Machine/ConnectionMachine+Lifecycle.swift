@@ -21,14 +21,14 @@ extension ConnectionMachine {
         switch state {
         case .connecting(g), .subscribing(g, _):
             effects = [.cancelTimer(.connectTimeout(g))]
-        case .open(g, _, let awaitingPong, let inFlight, let pings):
+        case .open(g, let connection):
             effects = [.cancelTimer(.heartbeat(g))]
-            if awaitingPong { effects.append(.cancelTimer(.pongDeadline(g))) }
-            commands = inFlight
+            if connection.awaitingPong { effects.append(.cancelTimer(.pongDeadline(g))) }
+            commands = connection.commandsInFlight
             // The app's pings die with the connection: each answered once, below (the once-gate:
             // a late answer or deadline finds it gone from the state and changes nothing).
-            effects += pings.map { .cancelTimer(.pingDeadline($0)) }
-            answers = pings.map { .completePing($0, .failed(.connectionEnded)) }
+            effects += connection.pingsInFlight.map { .cancelTimer(.pingDeadline($0)) }
+            answers = connection.pingsInFlight.map { .completePing($0, .failed(.connectionEnded)) }
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             preconditionFailure("tearing down \(g) in state \(state)")
         }

@@ -17,13 +17,14 @@ extension ConnectionMachine {
             guard !value else { return [] }
             return tearDown(g, code: .goingAway, reason: "network path lost", outcome: .outcomeUnknown)
                 + enter(.offline)
-        case .open(let g, let attempt, awaitingPong: false, let commands, let pings):
-            // Lost or back: probe the connection now rather than at the next heartbeat.
-            state = .open(g, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings)
-            return [.ping(g), .startTimer(.pongDeadline(g), configuration.heartbeatTimeout)]
-        case .open(_, _, awaitingPong: true, _, _):
+        case .open(_, let connection) where connection.awaitingPong:
             // A ping is already unanswered: its deadline is the probe.
             return []
+        case .open(let g, var connection):
+            // Lost or back: probe the connection now rather than at the next heartbeat.
+            connection.awaitingPong = true
+            state = .open(g, connection)
+            return [.ping(g), .startTimer(.pongDeadline(g), configuration.heartbeatTimeout)]
         case .waiting:
             // Lost: the retry would fail; wait for the path instead. (Back cannot happen: the
             // machine only waits with a path.)

@@ -23,13 +23,13 @@ extension ConnectionMachine {
 
         case .heartbeat(let g):
             switch state {
-            case .open(g, let attempt, let awaitingPong, let commands, let pings):
+            case .open(g, var connection):
                 // Fixed cadence: the next ping is P after this one. The deadline runs from the
                 // oldest unanswered ping, so a dead peer is caught within P + T.
                 var effects: [Effect] = [.ping(g), .startTimer(.heartbeat(g), configuration.heartbeatInterval)]
-                if !awaitingPong {
-                    state = .open(
-                        g, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings)
+                if !connection.awaitingPong {
+                    connection.awaitingPong = true
+                    state = .open(g, connection)
                     effects.append(.startTimer(.pongDeadline(g), configuration.heartbeatTimeout))
                 }
                 return effects
@@ -39,12 +39,11 @@ extension ConnectionMachine {
 
         case .pingDeadline(let id):
             switch state {
-            case .open(let g, let attempt, let awaitingPong, let commands, var pings):
+            case .open(let g, var connection):
                 // Answered already (by its pong): the once-gate keeps the first outcome.
-                guard let index = pings.firstIndex(of: id) else { return [] }
-                pings.remove(at: index)
-                state = .open(
-                    g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
+                guard let index = connection.pingsInFlight.firstIndex(of: id) else { return [] }
+                connection.pingsInFlight.remove(at: index)
+                state = .open(g, connection)
                 // Reported, not acted on: the heartbeat alone decides that a peer is dead.
                 return [.completePing(id, .noAnswer)]
             case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped:
@@ -53,7 +52,7 @@ extension ConnectionMachine {
 
         case .pongDeadline(let g):
             switch state {
-            case .open(g, _, awaitingPong: true, _, _):
+            case .open(g, let connection) where connection.awaitingPong:
                 return tearDown(g, code: .goingAway, reason: "heartbeat missed", outcome: .outcomeUnknown)
                     + scheduleRetry(reason: "heartbeat missed", using: &random)
             case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:

@@ -19,7 +19,7 @@ extension ConnectionMachine {
             effects.append(.flush(g))
             state = .subscribing(g, flushesPending: 1)
             return effects
-        case .subscribing(g, _), .open(g, _, _, _, _):
+        case .subscribing(g, _), .open(g, _):
             // A repeated open of the live connection is not a stale one: closing it would
             // leave the machine believing in a socket the shell has closed.
             return []
@@ -44,7 +44,7 @@ extension ConnectionMachine {
             // so the phase reports it for as long as the connection lasts, proof or not.
             let attempt = failures + 1
             hasBeenOpen = true
-            state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: [], pingsInFlight: [])
+            state = .open(g, OpenConnection(attempt: attempt))
             return [
                 .cancelTimer(.connectTimeout(g)),
                 .startTimer(.heartbeat(g), configuration.heartbeatInterval),
@@ -86,15 +86,16 @@ extension ConnectionMachine {
 
     mutating func received(_ g: Generation, sequence: UInt64?) -> [Effect] {
         switch state {
-        case .subscribing(g, _), .open(g, _, awaitingPong: false, _, _):
-            // While resubscribing the server may already be sending: deliver in order.
-            return accept(sequence: sequence)
-        case .open(g, let attempt, awaitingPong: true, let commands, let pings):
+        case .open(g, var connection) where connection.awaitingPong:
             // Any frame proves the peer alive, so a busy stream is never declared dead
             // because its pong queued behind data.
-            state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: pings)
+            connection.awaitingPong = false
+            state = .open(g, connection)
             provedItself()
             return [.cancelTimer(.pongDeadline(g))] + accept(sequence: sequence)
+        case .subscribing(g, _), .open(g, _):
+            // While resubscribing the server may already be sending: deliver in order.
+            return accept(sequence: sequence)
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A message of a dead generation (or, impossibly, before a handshake): dropped,
             // so a late frame is never delivered twice or out of order.
@@ -117,9 +118,10 @@ extension ConnectionMachine {
 
     mutating func pong(_ g: Generation) -> [Effect] {
         switch state {
-        case .open(g, let attempt, awaitingPong: true, let commands, let pings):
+        case .open(g, var connection) where connection.awaitingPong:
             // The answer to a heartbeat: the connection proved itself.
-            state = .open(g, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: pings)
+            connection.awaitingPong = false
+            state = .open(g, connection)
             provedItself()
             return [.cancelTimer(.pongDeadline(g))]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
@@ -143,7 +145,7 @@ extension ConnectionMachine {
         _ g: Generation, _ code: CloseCode, _ reason: String, using random: inout some RandomSource
     ) -> [Effect] {
         switch state {
-        case .connecting(g), .subscribing(g, _), .open(g, _, _, _, _):
+        case .connecting(g), .subscribing(g, _), .open(g, _):
             // The reason names the code; the close frame itself, the server's words included,
             // rides along typed, so the app need not parse either.
             let why = "closed \(code)"
@@ -164,7 +166,7 @@ extension ConnectionMachine {
         -> [Effect]
     {
         switch state {
-        case .connecting(g), .subscribing(g, _), .open(g, _, _, _, _):
+        case .connecting(g), .subscribing(g, _), .open(g, _):
             return tearDown(g, code: .abnormal, reason: error.reason, outcome: .outcomeUnknown)
                 + scheduleRetry(reason: error.reason, using: &random)
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
@@ -175,12 +177,11 @@ extension ConnectionMachine {
 
     mutating func pingAnswered(_ g: Generation, _ id: PingID) -> [Effect] {
         switch state {
-        case .open(g, let attempt, let awaitingPong, let commands, var pings):
+        case .open(g, var connection):
             // Answered already (its deadline passed): the once-gate keeps the first outcome.
-            guard let index = pings.firstIndex(of: id) else { return [] }
-            pings.remove(at: index)
-            state = .open(
-                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
+            guard let index = connection.pingsInFlight.firstIndex(of: id) else { return [] }
+            connection.pingsInFlight.remove(at: index)
+            state = .open(g, connection)
             return [.cancelTimer(.pingDeadline(id)), .completePing(id, .alive)]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A late answer of a dead generation: the ping was answered "connection ended" at teardown.
@@ -190,12 +191,11 @@ extension ConnectionMachine {
 
     mutating func sendCompleted(_ g: Generation, _ id: CommandID) -> [Effect] {
         switch state {
-        case .open(g, let attempt, let awaitingPong, var commands, let pings):
+        case .open(g, var connection):
             // Not in flight: answered already (it cannot be, while open; kept total).
-            guard let index = commands.firstIndex(of: id) else { return [] }
-            commands.remove(at: index)
-            state = .open(
-                g, attempt: attempt, awaitingPong: awaitingPong, commandsInFlight: commands, pingsInFlight: pings)
+            guard let index = connection.commandsInFlight.firstIndex(of: id) else { return [] }
+            connection.commandsInFlight.remove(at: index)
+            state = .open(g, connection)
             return [.completeCommand(id, .sent)]
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A stale completion was already answered "outcome unknown" at teardown.

@@ -32,13 +32,9 @@ public struct ConnectionMachine: Hashable, Sendable {
         /// counts the flushes asked of `g` and not yet answered (``Input/flushed(_:)``), so
         /// a topic subscribed mid-resubscription counts too. Leaving the state drops the count.
         case subscribing(Generation, flushesPending: Int)
-        /// Generation `g` is open; `attempt` is the attempt that opened it (1 when the first
-        /// try succeeded), reported in the open phase; `awaitingPong` while a ping is unanswered;
-        /// `commandsInFlight` are the commands handed to `g` whose send has not completed,
-        /// answered when `g` is torn down (never resent); `pingsInFlight` the app's pings sent
-        /// on `g` and not yet answered, each answered exactly once (answer, deadline, teardown).
-        case open(
-            Generation, attempt: Int, awaitingPong: Bool, commandsInFlight: [CommandID], pingsInFlight: [PingID])
+        /// Generation `g` is open: the attempt that opened it, whether a ping is unanswered,
+        /// and the commands and app pings in flight on it (``OpenConnection``).
+        case open(Generation, OpenConnection)
         /// Waiting for the retry timer; `close` is the server's close frame, if one ended the
         /// last connection.
         case waiting(reason: String, close: CloseFrame? = nil)
@@ -89,7 +85,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose callbacks are live: only while connecting or open.
     public var liveGeneration: Generation? {
         switch state {
-        case .connecting(let g), .subscribing(let g, _), .open(let g, _, _, _, _): g
+        case .connecting(let g), .subscribing(let g, _), .open(let g, _): g
         case .idle, .waiting, .refreshing, .backgrounded, .offline, .stopped: nil
         }
     }
@@ -97,7 +93,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The generation whose socket is open (resubscribing or open).
     public var connectedGeneration: Generation? {
         switch state {
-        case .subscribing(let g, _), .open(let g, _, _, _, _): g
+        case .subscribing(let g, _), .open(let g, _): g
         case .idle, .connecting, .waiting, .refreshing, .backgrounded, .offline, .stopped: nil
         }
     }
@@ -113,7 +109,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// Commands on the open connection whose send has not completed (none in any other state).
     public var commandsInFlight: [CommandID] {
         switch state {
-        case .open(_, _, _, let commands, _): commands
+        case .open(_, let connection): connection.commandsInFlight
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped: []
         }
     }
@@ -121,7 +117,7 @@ public struct ConnectionMachine: Hashable, Sendable {
     /// The app's pings on the open connection not yet answered (none in any other state).
     public var pingsInFlight: [PingID] {
         switch state {
-        case .open(_, _, _, _, let pings): pings
+        case .open(_, let connection): connection.pingsInFlight
         case .idle, .connecting, .subscribing, .waiting, .refreshing, .backgrounded, .offline, .stopped: []
         }
     }
@@ -131,7 +127,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         switch state {
         case .idle: .idle
         case .connecting, .subscribing: .connecting(attempt: failures + 1)
-        case .open(_, let attempt, _, _, _): .open(attempt: attempt)
+        case .open(_, let connection): .open(attempt: connection.attempt)
         case .waiting(let reason, let close), .refreshing(let reason, let close):
             .waiting(reason: reason, delay: lastDelay ?? .zero, close: close)
         case .backgrounded: .backgrounded

@@ -119,10 +119,12 @@ struct MachineCodebook: Sendable {
         case .subscribing: state = .subscribing(generation, flushesPending: Int(field(code, 44, 3)))
         case .open:
             state = .open(
-                generation, attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: pings)
+                generation,
+                OpenConnection(attempt: attempt, awaitingPong: false, commandsInFlight: commands, pingsInFlight: pings))
         case .openAwaitingPong:
             state = .open(
-                generation, attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings)
+                generation,
+                OpenConnection(attempt: attempt, awaitingPong: true, commandsInFlight: commands, pingsInFlight: pings))
         case .waiting: state = .waiting(reason: reason, close: close)
         case .refreshing: state = .refreshing(reason: reason, close: close)
         case .backgrounded: state = .backgrounded
@@ -155,7 +157,8 @@ struct MachineCodebook: Sendable {
         case .idle: kind = .idle
         case .connecting: kind = .connecting
         case .subscribing: kind = .subscribing
-        case .open(_, let attempt, let awaiting, _, let pings):
+        case .open(_, let connection):
+            let (attempt, awaiting, pings) = (connection.attempt, connection.awaitingPong, connection.pingsInFlight)
             // The model's app asks for one ping, p1.
             precondition(
                 pings.allSatisfy { $0 == Self.ping }, "app pings \(pings) in a model whose app asks for p1 only")

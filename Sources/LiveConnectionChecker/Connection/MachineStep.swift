@@ -166,10 +166,7 @@ struct MachineStepper: Sendable {
         switch state {
         case .connecting: .connecting(MachineCodebook.current)
         case .subscribing(_, let pending): .subscribing(MachineCodebook.current, flushesPending: pending)
-        case .open(_, let attempt, let awaiting, let commands, let pings):
-            .open(
-                MachineCodebook.current, attempt: attempt, awaitingPong: awaiting, commandsInFlight: commands,
-                pingsInFlight: pings)
+        case .open(_, let connection): .open(MachineCodebook.current, connection)
         default: state
         }
     }

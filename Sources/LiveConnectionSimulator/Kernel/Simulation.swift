@@ -54,6 +54,9 @@ public enum Simulation {
     ///   - jobLimit: the most jobs to run before giving up on a body that never lets time
     ///     advance (a livelock such as `while true { await Task.yield() }`, which no time
     ///     limit can stop). `nil`: no limit.
+    ///   - revisedJobLimit: asked every 1,024 jobs with the jobs run so far; a limit it
+    ///     returns replaces `jobLimit` (a judge that has its verdict lets a run-away body
+    ///     run only so much further). `nil` from it keeps the limit as it is.
     ///   - onJobLimit: called once when the job limit is reached, before the body is unwound.
     ///   - body: the simulated program; it runs on the executor, on this thread.
     public static func run<Strategy: SchedulingStrategy, Value: Sendable>(
@@ -62,6 +65,7 @@ public enum Simulation {
         executor: SimulationExecutor = SimulationExecutor(),
         until timeLimit: Duration? = nil,
         jobLimit: Int? = nil,
+        revisedJobLimit: ((_ jobsRun: Int) -> Int?)? = nil,
         onJobLimit: (() -> Void)? = nil,
         _ body: sending @escaping () async throws -> Value
     ) -> SimulationResult<Value> {
@@ -81,7 +85,7 @@ public enum Simulation {
         var timeLimitReached = false
         var jobLimitReached = false
         var jobs = 0
-        let maximumJobs = jobLimit ?? .max
+        var maximumJobs = jobLimit ?? .max
         var finished: Result<Value, any Error>?
         pump: while true {
             if outcome.isRecorded {
@@ -94,6 +98,7 @@ public enum Simulation {
             }
             if executor.runNextJob(choosingWith: &strategy) {
                 jobs += 1
+                if jobs & 1023 == 0, let revised = revisedJobLimit?(jobs) { maximumJobs = revised }
                 continue pump
             }
             guard let deadline = clock.nextDeadline else { break pump }

@@ -165,14 +165,17 @@ extension Specification {
 
     /// min(cap, base·2^(n−1)) in integer nanoseconds, saturating.
     static func doubling(_ base: Duration, cap: Duration, failures n: Int) -> Duration {
+        // `Duration.components` divides 128-bit numbers: read the cap once, not per step
+        // (the wire judge asks for thousands of delays per failing run).
+        let ceiling = cap.nanoseconds
         var value = base.nanoseconds
         var exponent = 0
-        while exponent < n - 1 && value < cap.nanoseconds {
+        while exponent < n - 1 && value < ceiling {
             let (doubled, overflow) = value.multipliedReportingOverflow(by: 2)
             value = overflow ? .max : doubled
             exponent += 1
         }
-        return .nanoseconds(min(value, cap.nanoseconds))
+        return .nanoseconds(min(value, ceiling))
     }
 
     static func seconds(_ duration: Duration) -> Double { Double(duration.nanoseconds) / 1e9 }

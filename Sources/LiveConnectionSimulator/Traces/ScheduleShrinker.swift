@@ -11,7 +11,7 @@
 ///
 /// The predicate must say whether a candidate still fails *in the same way* (the same
 /// invariant): shrinking towards any failure at all tends to slide to a different,
-/// shallower bug. Zeller and Hildebrandt's ddmin (2002) tries halves, then quarters, and
+/// shallower bug. Zeller and Hildebrandt's ddmin (2002, ``DeltaDebugging``) tries halves, then quarters, and
 /// so on, keeping any subset or complement that still fails; the result is 1-minimal
 /// (removing any single action makes it pass) unless the attempt budget ran out first.
 /// Then each action's arguments are replaced by simpler ones
@@ -61,40 +61,17 @@ public struct ScheduleShrinker: Sendable {
         }
     }
 
-    /// ddmin: subsets and complements at growing granularity.
+    /// ddmin (``DeltaDebugging``), each candidate judged by the memoizing oracle.
     private func minimize<E: Error>(_ schedule: [ScheduledAction], _ oracle: inout Oracle<E>) throws(E)
         -> [ScheduledAction]
     {
-        var current = schedule
-        if current.count >= 1, try oracle.fails([]) == true { return [] }
-        var granularity = 2
-        while current.count >= 2 {
-            let chunks = Self.split(current.count, into: granularity)
-            var reduced = false
-            for chunk in chunks where try oracle.fails(Array(current[chunk])) == true {
-                current = Array(current[chunk])
-                granularity = 2
-                reduced = true
-                break
-            }
-            if !reduced, granularity > 2 {
-                for chunk in chunks {
-                    let complement = Array(current[..<chunk.lowerBound] + current[chunk.upperBound...])
-                    if try oracle.fails(complement) == true {
-                        current = complement
-                        granularity = max(granularity - 1, 2)
-                        reduced = true
-                        break
-                    }
-                }
-            }
-            if oracle.exhausted { break }
-            if !reduced {
-                guard granularity < current.count else { break }
-                granularity = min(granularity * 2, current.count)
-            }
+        var search = DeltaDebugging(schedule)
+        while let candidate = search.nextCandidate() {
+            // A spent budget answers nil: not taken, as ddmin takes nothing it has not seen fail.
+            let fails = try oracle.fails(candidate) == true
+            search.record(fails: fails, budgetSpent: oracle.exhausted)
         }
-        return current
+        return search.current
     }
 
     /// Simpler arguments, then earlier times, one action at a time.
@@ -142,12 +119,6 @@ public struct ScheduleShrinker: Sendable {
             result.append(candidate)
         }
         return result
-    }
-
-    /// `count` indices cut into `parts` contiguous ranges of nearly equal size.
-    static func split(_ count: Int, into parts: Int) -> [Range<Int>] {
-        let parts = min(parts, count)
-        return (0..<parts).map { part in (part * count / parts)..<((part + 1) * count / parts) }
     }
 }
 

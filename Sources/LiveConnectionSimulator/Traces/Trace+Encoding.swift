@@ -38,6 +38,13 @@ extension Trace {
         if let variant { lines.append(("variant", TraceToken.word(variant))) }
         if let client { lines.append(("client", TraceToken.word(client))) }
         if clients != 1 { lines.append(("clients", "\(clients)")) }
+        if let claims { lines.append(("claims", claims)) }
+        if let test { lines.append(("test", TraceToken.word(test))) }
+        if let keptPerforms {
+            // A header value cannot be empty: a run that kept none of its performs says so.
+            lines.append(
+                ("kept-performs", keptPerforms.isEmpty ? "none" : keptPerforms.map(String.init).joined(separator: " ")))
+        }
         if let expectation { lines.append(("expect", expectation.description)) }
         if let observedBuild, !observed.isEmpty { lines.append(("observed-build", observedBuild.description)) }
         return lines

@@ -10,7 +10,8 @@ extension Trace {
     /// Header keys a trace may have.
     public static let optionalHeaderKeys =
         ConnectionConfiguration.traceOptionalHeaderKeys + [
-            "manager-words", "variant", "client", "clients", "expect", "observed-build",
+            "manager-words", "variant", "client", "clients", "claims", "test", "kept-performs", "expect",
+            "observed-build",
         ]
 
     /// Reads a trace written by ``encode()`` (or by hand, in the same format).
@@ -239,7 +240,24 @@ private struct Header {
                 guard (1...10_000).contains(count) else { throw LineProblem("'clients' must be 1…10000") }
                 return count
             } ?? 1,
-            expectation: try optionalField("expect", Self.expectation))
+            expectation: try optionalField("expect", Self.expectation),
+            claims: try optionalField("claims") { (value) throws(LineProblem) in value },
+            test: try optionalField("test") { (value) throws(LineProblem) in try Self.singleWord(value, "'test'") },
+            keptPerforms: try optionalField("kept-performs", Self.ordinals))
+    }
+
+    /// `kept-performs`: 0-based call numbers, rising, or `none`.
+    static func ordinals(_ value: String) throws(LineProblem) -> [Int] {
+        var ordinals: [Int] = []
+        if value == "none" { return [] }
+        for token in value.split(separator: " ", omittingEmptySubsequences: true) {
+            let ordinal = try TraceNumber.integer(String(token), "a perform call number", as: Int.self)
+            guard ordinal >= 0, ordinal > (ordinals.last ?? -1) else {
+                throw LineProblem("'kept-performs' lists call numbers from 0 up, each once, rising")
+            }
+            ordinals.append(ordinal)
+        }
+        return ordinals
     }
 
     /// The `observed-build` line: which build's run the observed section shows.

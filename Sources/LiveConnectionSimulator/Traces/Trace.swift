@@ -38,10 +38,29 @@ public struct Trace: Hashable, Sendable {
     public var client: String?
     /// How many clients shared the server in a wire run (a herd when more than one).
     public var clients: Int
+    /// What the client of a wire run claimed (its backoff, dead-peer bound, connect
+    /// timeout, …), in words: the judge held it to these, not to the configuration lines,
+    /// which only the manager's own client reads.
+    public var claims: String?
+    /// The user's test that produced the run (`Suite/function`), if one did: only that
+    /// test's code can run it again (`LIVESIM_TRACE=FILE swift test --filter NAME`).
+    public var test: String?
+    /// In a test's shrunk trace, which of the test's `perform` calls ran (0-based, in call
+    /// order); the others were skipped. Nil: all of them ran.
+    public var keptPerforms: [Int]?
     /// What replaying this trace must show (committed traces in `Traces/` all say).
     public var expectation: Expectation?
     /// What one run of this trace did, for diffing and for replaying in another build.
     ///
+    /// What produced the run, and so what can run it again: the manager (livesim replays
+    /// it), a named client (livesim replays it if the client is compiled into it), or a
+    /// user's test (only that test can).
+    public var producer: TraceProducer {
+        if let test { return .test(test) }
+        if let client { return .client(client) }
+        return .manager
+    }
+
     /// Setting it stamps ``observedBuild`` with this build: the events are what this
     /// build's executor did.
     public var observed: [ObservedEvent] {
@@ -57,7 +76,7 @@ public struct Trace: Hashable, Sendable {
     /// runs, so the trace keeps the schedule and not the mix.
     public init(
         scenario: Scenario, generator: GeneratorID, variant: String? = nil, client: String? = nil, clients: Int = 1,
-        expectation: Expectation? = nil,
+        expectation: Expectation? = nil, claims: String? = nil, test: String? = nil, keptPerforms: [Int]? = nil,
         observed: [ObservedEvent] = []
     ) {
         var scenario = scenario
@@ -69,6 +88,9 @@ public struct Trace: Hashable, Sendable {
         self.generator = generator
         self.variant = variant
         self.expectation = expectation
+        self.claims = claims
+        self.test = test
+        self.keptPerforms = keptPerforms
         self.observed = observed
         self.observedBuild = observed.isEmpty ? nil : .current
     }
@@ -80,6 +102,24 @@ public struct Trace: Hashable, Sendable {
             .sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }
             .map(\.element)
     }
+}
+
+/// What made a trace, and so what can replay it.
+///
+/// ```swift
+/// switch trace.producer {
+/// case .manager: try trace.replay()                    // livesim replay FILE
+/// case .client(let name): print("livesim replay FILE, with the client \(name) compiled in")
+/// case .test(let name): print("LIVESIM_TRACE=FILE swift test --filter '\(name)'")
+/// }
+/// ```
+public enum TraceProducer: Hashable, Sendable {
+    /// The package's own manager, under the simulator's scenario (no `client:` or `test:` line).
+    case manager
+    /// A client kind judged from the wire (the `client:` line).
+    case client(String)
+    /// A user's test (the `test:` line): its own code performed the schedule.
+    case test(String)
 }
 
 /// Names the scenario generator and its version: a seed only reproduces a schedule

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// A directory of trace files: `Traces/` in the repository, where shrunk counterexamples
-/// are written and from which the regression suite replays them.
+/// A directory of trace files: `Traces/` in the repository, from which the regression
+/// suite replays them, or ``scratchDirectory``, where found counterexamples are written.
 ///
 /// ```swift
 /// let library = TraceLibrary(directory: URL(fileURLWithPath: "Traces"))
@@ -13,6 +13,28 @@ public struct TraceLibrary: Sendable {
     public let directory: URL
 
     public init(directory: URL) { self.directory = directory }
+
+    /// Where traces go unless someone asks for another place: `.livesim/traces`, relative
+    /// to the current directory (the package's root under `swift test` and `swift run`).
+    /// The test suite does not replay it and git does not see it (``hideScratchFolder(of:)``),
+    /// so an experiment never changes `swift test`'s verdict or `git status`.
+    public static let scratchDirectory = ".livesim/traces"
+
+    /// The `.gitignore` written into `.livesim/`: everything in it, itself included.
+    static let scratchIgnoreText = "# written by livesim: scratch traces, never committed\n*\n"
+
+    /// When `directory` lies in a `.livesim` folder, makes sure that folder holds the
+    /// `.gitignore` that hides it, so no user has to edit their own `.gitignore` first (an
+    /// existing one is left as it is). ``write(_:named:)`` calls it.
+    public static func hideScratchFolder(of directory: URL) throws {
+        let components = directory.standardizedFileURL.pathComponents
+        guard let index = components.lastIndex(of: ".livesim") else { return }
+        let folder = URL(fileURLWithPath: NSString.path(withComponents: Array(components[...index])))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let ignore = folder.appendingPathComponent(".gitignore")
+        guard !FileManager.default.fileExists(atPath: ignore.path) else { return }
+        try Data(scratchIgnoreText.utf8).write(to: ignore, options: .atomic)
+    }
 
     /// `Traces/` at the root of the package that contains `filePath` (found by walking up
     /// to the directory holding `Package.swift`), for tests that sit inside the package.
@@ -43,6 +65,7 @@ public struct TraceLibrary: Sendable {
     /// Writes `trace` as `name` (creating the directory) and returns its URL.
     @discardableResult
     public func write(_ trace: Trace, named name: String) throws -> URL {
+        try Self.hideScratchFolder(of: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try Data(trace.encode().utf8).write(to: url, options: .atomic)

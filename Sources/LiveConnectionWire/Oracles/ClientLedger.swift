@@ -82,6 +82,9 @@ struct ClientLedger {
     var attemptsWithoutPath = 0
     var refreshPending = false
     var previousDelay: Duration?
+    /// A retry already fell outside the claimed backoff (`wire-backoff-within-claim` is
+    /// reported once): later delays are read at the ends of their count's range only.
+    var backoffClaimBroken = false
     var automaticAttempts = 0
 
     // Intents and stops.
@@ -109,6 +112,9 @@ struct ClientLedger {
 
     /// Since when the client has neither held a socket nor started an attempt.
     var quietSince: VirtualClock.Instant = .start
+    /// Attempts that neither opened nor failed yet, by id, with when they left the client:
+    /// a verdict about a client that waits on one must say so, not that it gave up.
+    var attemptsInFlight: [Int: VirtualClock.Instant] = [:]
 
     // The network path, as the network reports it (``pathChanged(available:at:)``).
     var pathLost = false
@@ -230,16 +236,22 @@ struct ClientLedger {
         // A count without the failures learnt off the path may be 0; a wait still follows one failure at least.
         let low: Int = refreshPending ? max(0, fewest - 1) : max(1, fewest)
         guard high >= 1 else { return delays[0] }
-        func fits(_ delay: Duration) -> Bool {
-            (low...high).contains { n in
-                previousDelays.contains {
-                    let bounds = claims.backoff.distribution(n, $0).bounds
-                    return (bounds.lowerBound - tolerance...bounds.upperBound + tolerance).contains(delay)
-                }
+        func fits(_ delay: Duration, after n: Int) -> Bool {
+            previousDelays.contains {
+                let bounds = claims.backoff.distribution(n, $0).bounds
+                return (bounds.lowerBound - tolerance...bounds.upperBound + tolerance).contains(delay)
             }
+        }
+        // The counts at the ends first (most delays fit one of them); those between only
+        // while the rule still holds: a client that broke it once (its count runs into the
+        // thousands) would otherwise be asked every count at every attempt.
+        func fits(_ delay: Duration) -> Bool {
+            fits(delay, after: high) || fits(delay, after: low)
+                || (!backoffClaimBroken && stride(from: low + 1, to: high, by: 1).contains { fits(delay, after: $0) })
         }
         let delay = delays.first(where: fits) ?? delays[0]
         if !fits(delay) {
+            backoffClaimBroken = true
             let claimed = claims.backoff.distribution(high, previousDelay)
             report(
                 .wireBackoffWithinClaim,

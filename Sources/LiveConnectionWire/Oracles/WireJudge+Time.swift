@@ -14,9 +14,12 @@ extension WireJudge {
     /// resubscribed within the slack of its open.
     private func checkSockets(_ state: inout State, now: VirtualClock.Instant) {
         for client in state.ledgers.indices {
+            let oneSocket = !state.hasReported(.wireOneSocket, client)
+            let resubscribed = !state.hasReported(.wireResubscribedBeforeOpen, client)
+            guard oneSocket || resubscribed else { continue }
             state.checks += 2
             let ledger = state.ledgers[client]
-            if ledger.held.count >= 2, let newest = ledger.sockets[ledger.held[ledger.held.count - 1]],
+            if oneSocket, ledger.held.count >= 2, let newest = ledger.sockets[ledger.held[ledger.held.count - 1]],
                 now - newest.openedAt > overlapGrace
             {
                 let names = ledger.held.map { "socket \($0) (open since \(ledger.sockets[$0]!.openedAt))" }
@@ -24,7 +27,7 @@ extension WireJudge {
                     &state, .wireOneSocket, client, now,
                     "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
             }
-            for socket in ledger.held where !ledger.sockets[socket]!.missingReported {
+            for socket in ledger.held where resubscribed && !ledger.sockets[socket]!.missingReported {
                 guard now - ledger.sockets[socket]!.openedAt > slack else { continue }
                 let missing = ledger.missing(on: socket)
                 guard !missing.isEmpty else { continue }
@@ -40,9 +43,11 @@ extension WireJudge {
     /// A socket the peer went silent on (frozen, dropped by an idle timeout, ended without
     /// the client hearing) must be given up within the claimed P + T.
     private func checkDeadPeers(_ state: inout State, now: VirtualClock.Instant) {
+        guard state.ledgers.indices.contains(where: { !state.hasReported(.wireDeadPeerGivenUp, $0) }) else { return }
         for (id, dead) in network.silentSockets() {
             state.checks += 1
-            guard let client = state.socketOwner[id], let socket = state.ledgers[client].sockets[id], !socket.told
+            guard let client = state.socketOwner[id], !state.hasReported(.wireDeadPeerGivenUp, client),
+                let socket = state.ledgers[client].sockets[id], !socket.told
             else { continue }
             let deadline = max(dead, socket.openedAt) + claims.deadPeerBound + slack
             if now > deadline {
@@ -64,10 +69,20 @@ extension WireJudge {
             let ledger = state.ledgers[client]
             guard ledger.mustKeepTrying, !ledger.pathLost, ledger.held.isEmpty, now - ledger.quietSince > silence
             else { continue }
-            report(
-                &state, .wireReconnects, client, now,
-                "started and not stopped, but no socket and no attempt since \(ledger.quietSince) (at \(now)): "
-                    + "it gave up (the claimed largest delay + connect timeout + 2 s is \(silence.traceFormatted))")
+            // The oldest attempt still waiting (ids break ties, so the text does not depend on hashing).
+            if let (attempt, since) = ledger.attemptsInFlight.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+                report(
+                    &state, .wireReconnects, client, now,
+                    "started and not stopped, but no socket since \(ledger.quietSince) (at \(now)): attempt \(attempt), "
+                        + "made at \(since), is still pending, neither open nor given up after its claimed connect timeout "
+                        + "(\(claims.connectTimeout.traceFormatted); with the largest delay + 2 s, \(silence.traceFormatted))"
+                )
+            } else {
+                report(
+                    &state, .wireReconnects, client, now,
+                    "started and not stopped, but no socket and no attempt since \(ledger.quietSince) (at \(now)): "
+                        + "it gave up (the claimed largest delay + connect timeout + 2 s is \(silence.traceFormatted))")
+            }
         }
         guard network.acceptsConnections, network.idleTimeout == nil else {
             state.healthySince = nil

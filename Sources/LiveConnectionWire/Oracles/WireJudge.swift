@@ -30,7 +30,10 @@ public final class WireJudge: Sendable {
         var disruptions: [VirtualClock.Instant] = []
         var healthySince: VirtualClock.Instant?
         var violations: [WireViolation] = []
-        var reported: Set<String> = []
+        /// The rules already reported, per client: each is reported once, so a check whose
+        /// rule a client already broke is skipped (a failing client's sockets pile up, and
+        /// re-checking them was most of a failing run's cost).
+        var reported: Set<ReportedRule> = []
         var checks = 0
         /// Network path changes read from the wire (lost or back).
         var pathChanges = 0
@@ -207,12 +210,15 @@ public final class WireJudge: Sendable {
                 state.attemptOwner[id] = client
                 let recent = state.disruptions.filter { $0 >= now - .seconds(60) }.count
                 state.ledgers[client].attempt(at: now, rateAllowance: rateAllowance + 2 * recent, report: note)
+                state.ledgers[client].attemptsInFlight[id] = now
             case .attemptFailed(let id, let reason):
                 guard let client = state.attemptOwner[id] else { continue }
+                state.ledgers[client].attemptsInFlight[id] = nil
                 state.ledgers[client].attemptFailed(reason: reason, at: now)
             case .opened(let id, let socket):
                 guard let client = state.attemptOwner[id] else { continue }
                 state.socketOwner[socket] = client
+                state.ledgers[client].attemptsInFlight[id] = nil
                 state.ledgers[client].opened(socket: socket, at: now)
             case .sent(let socket, let text):
                 guard let client = state.socketOwner[socket] else { continue }
@@ -265,8 +271,21 @@ public final class WireJudge: Sendable {
     static let anyEndpoint = Endpoint(url: URL(string: "ws://recorded.invalid/")!)
 
     func report(_ state: inout State, _ rule: Rule, _ client: Int, _ now: VirtualClock.Instant, _ detail: String) {
-        guard state.reported.insert("\(rule.name) \(client)").inserted else { return }
+        guard state.reported.insert(ReportedRule(rule: rule.name, client: client)).inserted else { return }
         state.violations.append(WireViolation(rule: rule, at: now.sinceStart, client: client, detail: detail))
+    }
+}
+
+/// A rule a client was found breaking (reported once).
+struct ReportedRule: Hashable {
+    let rule: String
+    let client: Int
+}
+
+extension WireJudge.State {
+    /// Whether `client` was already found breaking `rule` (a check for it can be skipped).
+    func hasReported(_ rule: Rule, _ client: Int) -> Bool {
+        reported.contains(ReportedRule(rule: rule.name, client: client))
     }
 }
 

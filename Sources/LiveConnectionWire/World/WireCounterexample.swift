@@ -17,6 +17,8 @@ public struct WireCounterexample: Sendable {
     public var shrunk: WireScenario
     public var rule: Rule
     public var client: String
+    /// What the client claimed (the trace's `claims:` line).
+    public var claims: String
     /// The shrunk run, with its wire log.
     public var result: WireRunResult
     public var shrinking: ScheduleShrinker.Result
@@ -26,11 +28,14 @@ public struct WireCounterexample: Sendable {
         TraceLibrary.fileName(invariant: rule.name, seed: original.base.seed, variant: client)
     }
 
-    /// The trace: the shrunk scenario, the client, `expect: violation <rule>`, and what the server saw.
+    /// The trace: the shrunk scenario, the client and its claims, `expect: violation <rule>`,
+    /// and what the server saw.
     public var trace: Trace {
-        return Trace(
+        var trace = Trace(
             wire: shrunk, generator: WireScenarioGenerator.traceIdentity, client: client,
             expectation: .violation(rule.name), observed: result.observedEvents)
+        trace.claims = claims
+        return trace
     }
 
     public static func shrink(
@@ -47,6 +52,7 @@ public struct WireCounterexample: Sendable {
         shrunk.base.schedule = shrinking.schedule
         let result = WireRun(shrunk, kind: kind).run()
         return WireCounterexample(
-            original: scenario, shrunk: shrunk, rule: rule, client: kind.name, result: result, shrinking: shrinking)
+            original: scenario, shrunk: shrunk, rule: rule, client: kind.name,
+            claims: kind.claims.traceDescription, result: result, shrinking: shrinking)
     }
 }

@@ -17,7 +17,8 @@ public import LiveConnectionSimulator
 /// a network-path change to both, as a device and its app's path monitor would);
 /// a prober wakes on every wire event and asks each client's probe. A run goes on for twenty
 /// minutes after its first violation (each rule is reported once per client), so one flaw
-/// does not hide the next, and then stops.
+/// does not hide the next, and then stops; or sooner, after
+/// ``jobsAfterViolation(clients:)`` more executor jobs.
 public struct WireRun: Sendable {
     public var scenario: WireScenario
     public var kind: ClientKind
@@ -37,6 +38,13 @@ public struct WireRun: Sendable {
     /// 170,000 jobs, and 150,000 for the whole herd stopped them short).
     public static func jobLimit(clients: Int) -> Int { 150_000 + 50_000 * (clients - 1) }
 
+    /// Once a client broke a rule, its run may take this many more executor jobs (about
+    /// what a correct client's whole one-hour run takes: 26,000 for one manager), then it
+    /// stops. A failing client's loops often multiply, each job costing more than the
+    /// last, so the twenty minutes after a first violation once cost a hundred passing
+    /// runs; this keeps a failing seed within a few passing ones.
+    public static func jobsAfterViolation(clients: Int) -> Int { jobLimit(clients: clients) / 6 }
+
     /// The URL client `client` uses for simulated endpoint `index`.
     public static func endpoint(_ index: Int, client: Int) -> Endpoint {
         Endpoint(url: URL(string: "ws://server-\(index).sim/live?client=\(client)")!)
@@ -54,9 +62,15 @@ public struct WireRun: Sendable {
         let network = SimulatedNetwork(clock: clock, logCapacity: base.logCapacity, recordsWire: true)
         let topics = [base.feedTopic]
         let judge = WireJudge(claims: kind.claims, clients: count, topics: topics, network: network, clock: clock)
+        var firstViolationJobs: Int?
         let outcome = Simulation.run(
             strategy: strategy, clock: clock, until: base.duration + .seconds(60),
             jobLimit: Self.jobLimit(clients: count),
+            revisedJobLimit: { jobs in
+                guard firstViolationJobs == nil, judge.hasViolation else { return nil }
+                firstViolationJobs = jobs
+                return min(Self.jobLimit(clients: count), jobs + Self.jobsAfterViolation(clients: count))
+            },
             // What the clients do while the stopped run is unwound is not the world they are judged in.
             onJobLimit: { judge.endRun() }
         ) {
@@ -78,7 +92,8 @@ public struct WireRun: Sendable {
             seed: base.seed, client: kind.name, clients: count, violations: judge.violations, wire: log,
             checks: judge.checks, pathChanges: judge.pathChanges, simulatedTime: outcome.finalTime.sinceStart,
             jobsRun: outcome.jobsRun,
-            deadlocked: !outcome.bodyFinished && !judge.hasViolation, unfinished: Self.unfinished(outcome))
+            deadlocked: !outcome.bodyFinished && !judge.hasViolation,
+            unfinished: Self.unfinished(outcome, afterViolation: firstViolationJobs))
     }
 
     /// Applies the schedule at its virtual times.
@@ -116,15 +131,20 @@ public struct WireRun: Sendable {
     }
 
     /// Why the run stopped before its body finished, in a user's words (nil: it finished).
-    static func unfinished(_ outcome: SimulationResult<Void>) -> String? {
+    static func unfinished(_ outcome: SimulationResult<Void>, afterViolation: Int?) -> String? {
         switch outcome.outcome {
         case .finished: nil
         case .deadlocked:
             "deadlocked at \(outcome.finalTime.sinceStart.traceFormatted) with \(outcome.pendingSleepers) sleepers parked: "
                 + SimulationError.likelyCause
         case .exceededJobLimit:
-            "stopped after \(outcome.jobsRun) executor jobs (the limit) at \(outcome.finalTime.sinceStart.traceFormatted): "
-                + "the clients' loops multiply, or the limit is too small for this many clients"
+            if let afterViolation {
+                "stopped at \(outcome.finalTime.sinceStart.traceFormatted), \(outcome.jobsRun - afterViolation) executor jobs "
+                    + "after its first violation (the run has its verdict)"
+            } else {
+                "stopped after \(outcome.jobsRun) executor jobs (the limit) at \(outcome.finalTime.sinceStart.traceFormatted): "
+                    + "the clients' loops multiply, or the limit is too small for this many clients"
+            }
         }
     }
 

@@ -1,6 +1,14 @@
 import Synchronization
 
-/// What a ``WebSocketServer`` holds for all its connections together, against one limit.
+/// A connection whose buffers a ``BufferBudget`` counts, and which it may drop: a
+/// ``ServerConnection``, or a ``WebSocketProxy`` connection.
+protocol BudgetHolder: AnyObject, Sendable {
+    var id: UInt64 { get }
+    /// Ends the connection with a TCP reset, recording why.
+    func reset(because reason: String)
+}
+
+/// What a ``WebSocketServer`` (or a ``WebSocketProxy``) holds for all its connections together, against one limit.
 ///
 /// ```swift
 /// let budget = BufferBudget(limit: 256 << 20)
@@ -17,7 +25,7 @@ import Synchronization
 /// tally at once, so the same bytes never condemn a second connection while its tasks wind down.
 final class BufferBudget: Sendable {
     private struct Holding {
-        let connection: ServerConnection
+        let connection: any BudgetHolder
         var outgoing = 0
         var incoming = 0
         var total: Int { outgoing + incoming }
@@ -46,7 +54,7 @@ final class BufferBudget: Sendable {
     /// Connections reset because they did not read what was queued for them.
     var slowReaderResets: Int { state.withLock { $0.slowReaderResets } }
 
-    func register(_ connection: ServerConnection) {
+    func register(_ connection: some BudgetHolder) {
         state.withLock { $0.holdings[connection.id] = Holding(connection: connection) }
     }
 
@@ -60,7 +68,7 @@ final class BufferBudget: Sendable {
     /// Changes a connection's queued outgoing bytes by `delta`; returns the connections to
     /// drop (largest first) if the server is now over its limit. A leaf lock: the ``Outbox``
     /// calls it while holding its own, so the tally follows the queue's order exactly.
-    func adjust(_ id: UInt64, outgoing delta: Int) -> [ServerConnection] {
+    func adjust(_ id: UInt64, outgoing delta: Int) -> [any BudgetHolder] {
         state.withLock { state in
             // Dropped or ended already: its bytes left the tally when it was dropped.
             guard state.holdings[id] != nil else { return [] }
@@ -71,7 +79,7 @@ final class BufferBudget: Sendable {
     }
 
     /// Sets what a connection's reader holds of incoming frames and unfinished messages.
-    func setIncoming(_ id: UInt64, _ bytes: Int) -> [ServerConnection] {
+    func setIncoming(_ id: UInt64, _ bytes: Int) -> [any BudgetHolder] {
         state.withLock { state in
             guard let before = state.holdings[id]?.incoming else { return [] }
             state.holdings[id]!.incoming = bytes
@@ -84,17 +92,18 @@ final class BufferBudget: Sendable {
     func noteSlowReader() { state.withLock { $0.slowReaderResets += 1 } }
 
     /// Resets the connections ``adjust(_:outgoing:)`` or ``setIncoming(_:_:)`` chose.
-    func drop(_ victims: [ServerConnection]) {
+    func drop(_ victims: [any BudgetHolder]) {
         for victim in victims {
             victim.reset(
-                because: "dropped: the server held more than its \(limit)-byte buffer budget, this connection the most")
+                because: "dropped: more than the \(limit)-byte buffer budget was held, this connection holding the most"
+            )
         }
     }
 
     /// Over the limit: takes the largest holders out of the tally until it is back under.
-    private static func victims(_ state: inout State, limit: Int) -> [ServerConnection] {
+    private static func victims(_ state: inout State, limit: Int) -> [any BudgetHolder] {
         guard state.total > limit else { return [] }
-        var victims: [ServerConnection] = []
+        var victims: [any BudgetHolder] = []
         let largestFirst = state.holdings.values.sorted { ($0.total, $1.connection.id) > ($1.total, $0.connection.id) }
         for holding in largestFirst {
             guard state.total > limit else { break }

@@ -84,7 +84,7 @@ final class Outbox: Sendable {
     @discardableResult
     func enqueue(_ payload: [UInt8], _ kind: Item.Kind) -> Refusal? {
         let item = Item(payload: payload, kind: kind, enqueuedAt: .now)
-        let result: (Refusal?, CheckedContinuation<Item?, Never>?, [ServerConnection]) = state.withLock { state in
+        let result: (Refusal?, CheckedContinuation<Item?, Never>?, [any BudgetHolder]) = state.withLock { state in
             if state.ended || state.closeQueued { return (.closed, nil, []) }
             switch kind {
             case .data:

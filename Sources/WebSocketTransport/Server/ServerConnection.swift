@@ -14,7 +14,7 @@ import Synchronization
 /// up (its pongs count) is reset as a slow reader; when the server as a whole holds more
 /// than ``WebSocketServer/Configuration/maxBufferedBytes``, the connections holding the most
 /// are dropped.
-public final class ServerConnection: Sendable {
+public final class ServerConnection: BudgetHolder {
     /// Numbered from 1 in the order the server accepted the TCP connections.
     public let id: UInt64
     let outbox: Outbox

@@ -158,6 +158,9 @@ struct ArbitraryTraces {
                 ? nil
                 : (random.chance(0.5)
                     ? .pass : .violation(pick(["at-most-one-live-transport", "resubscribe before open"]))),
+            claims: random.chance(0.7) ? nil : pick(["backoff=full-jitter dead-peer=35000ms", "x"]),
+            test: random.chance(0.6) ? nil : pick(["Suite/test", "Chat Tests/shows every message", "t"]),
+            keptPerforms: random.chance(0.6) ? nil : (0..<int(0...4)).map { $0 * 3 + 1 },
             observed: random.chance(0.5) ? [] : observed())
     }
 }

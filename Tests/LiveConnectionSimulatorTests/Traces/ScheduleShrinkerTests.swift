@@ -134,7 +134,7 @@ struct ScheduleShrinkerTests {
 
     @Test("chunks cover every index once, in order", arguments: [(1, 2), (5, 2), (7, 3), (10, 10), (3, 8)])
     func split(count: Int, parts: Int) {
-        let chunks = ScheduleShrinker.split(count, into: parts)
+        let chunks = DeltaDebugging<Int>.split(count, into: parts)
         #expect(chunks.flatMap { Array($0) } == Array(0..<count))
         #expect(chunks.allSatisfy { !$0.isEmpty })
     }

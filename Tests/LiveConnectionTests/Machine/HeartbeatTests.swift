@@ -32,7 +32,7 @@ struct HeartbeatTests {
                 .ping(1), .startTimer(.heartbeat(1), .milliseconds(500)),
                 .startTimer(.pongDeadline(1), .milliseconds(300)),
             ])
-        #expect(driver.state == .open(1, attempt: 1, awaitingPong: true, commandsInFlight: [], pingsInFlight: []))
+        #expect(driver.state == .open(1, OpenConnection(attempt: 1, awaitingPong: true)))
     }
 
     @Test("a pong disarms the deadline; the next ping arms a new one")
@@ -41,7 +41,7 @@ struct HeartbeatTests {
         try driver.connectAndOpen()
         driver.advance(by: .milliseconds(500))
         #expect(driver.handle(.pong(1)) == [.cancelTimer(.pongDeadline(1))])
-        #expect(driver.state == .open(1, attempt: 1, awaitingPong: false, commandsInFlight: [], pingsInFlight: []))
+        #expect(driver.state == .open(1, OpenConnection(attempt: 1)))
         #expect(driver.handle(.pong(1)).isEmpty, "an unsolicited pong changes nothing")
         driver.advance(by: .milliseconds(500))
         #expect(driver.deadline(of: .pongDeadline(1)) == .milliseconds(1_300))
@@ -111,7 +111,9 @@ struct HeartbeatTests {
             if effects.phases.contains(.waiting(reason: "heartbeat missed", delay: .seconds(1))) {
                 detectedAt = driver.now
             }
-            if driver.now <= silentAt, case .open(let g, _, true, _, _) = driver.state { driver.handle(.pong(g)) }
+            if driver.now <= silentAt, case .open(let g, let connection) = driver.state, connection.awaitingPong {
+                driver.handle(.pong(g))
+            }
         }
         let detected = try #require(detectedAt, "never detected (P \(p) ms, T \(t) ms)")
         let delay = detected - silentAt

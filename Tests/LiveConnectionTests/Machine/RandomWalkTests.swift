@@ -295,7 +295,7 @@ struct RandomWalk {
                 }
                 flushPending = g
             case .ping(let g):
-                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {
+                if case .open(g, _) = machine.state, sockets == [g] {
                 } else {
                     fail(.phaseMatchesSocket, "ping on \(g), which is not open")
                 }
@@ -322,7 +322,7 @@ struct RandomWalk {
                 if refreshPending { fail(.oneRefreshAtATime, "a second refresh while one is in flight") }
                 refreshPending = true
             case .sendPing(let g, let id):
-                if case .open(g, _, _, _, _) = machine.state, sockets == [g] {
+                if case .open(g, _) = machine.state, sockets == [g] {
                 } else {
                     fail(.phaseMatchesSocket, "ping \(id) on \(g), which is not open")
                 }
@@ -347,7 +347,7 @@ struct RandomWalk {
                 break
             case .report(.open):
                 opens += 1
-                guard case .open(let g, _, _, _, _) = machine.state else {
+                guard case .open(let g, _) = machine.state else {
                     fail(.openOnlyAfterHandshake, "reported open in \(machine.state)"); break
                 }
                 // Every topic subscribed on this socket, the resume sent, and the transport took them.
@@ -388,9 +388,10 @@ struct RandomWalk {
         var expected: [TimerID] = []
         switch machine.state {
         case .connecting(let g), .subscribing(let g, _): expected = [.connectTimeout(g)]
-        case .open(let g, _, let awaiting, _, let pings):
+        case .open(let g, let connection):
             expected =
-                (awaiting ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)]) + pings.map { .pingDeadline($0) }
+                (connection.awaitingPong ? [.heartbeat(g), .pongDeadline(g)] : [.heartbeat(g)])
+                + connection.pingsInFlight.map { .pingDeadline($0) }
         case .waiting: expected = [.retry]
         case .idle, .refreshing, .backgrounded, .offline, .stopped: expected = []
         }

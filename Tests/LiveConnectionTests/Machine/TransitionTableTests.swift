@@ -117,7 +117,7 @@ struct TransitionTableTests {
         case .idle: ("idle", nil)
         case .connecting: ("connecting", nil)
         case .subscribing: ("subscribing", nil)
-        case .open(_, _, let awaiting, _, _): ("open", awaiting)
+        case .open(_, let connection): ("open", connection.awaitingPong)
         case .waiting: ("waiting", nil)
         case .refreshing: ("refreshing", nil)
         case .backgrounded: ("backgrounded", nil)
