@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "Statistics", targets: ["Statistics"]),
         .library(name: "BackoffVerification", targets: ["BackoffVerification"]),
         .library(name: "LiveConnectionWire", targets: ["LiveConnectionWire"]),
+        .library(name: "WireHistory", targets: ["WireHistory"]),
     ],
     targets: [
         // The connection machine, the manager shell and the injection points.
@@ -29,7 +30,7 @@ let package = Package(
             name: "livesim",
             dependencies: [
                 "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport",
-                "LiveConnectionChecker", "LiveTestServer", "LiveConnectionWire", "ExampleClients",
+                "LiveConnectionChecker", "LiveTestServer", "LiveConnectionWire", "ExampleClients", "WireHistory",
             ],
             swiftSettings: strict),
         // The command line's argument layer in-process (thousands of hostile vectors) and the
@@ -52,10 +53,12 @@ let package = Package(
         // The live contract (subscribe, resume, sequence numbers, replay): one pure type that the
         // simulated server and the real test server both run.
         .target(name: "LiveServerContract", dependencies: ["LiveConnection"], swiftSettings: strict),
+        // A real server's wire history: one JSON object a line, written as it happens, read back by the judge.
+        .target(name: "WireHistory", dependencies: ["LiveConnection"], swiftSettings: strict),
         // The real test server: the live contract and every fault control on WebSocketServer, and
         // its admin HTTP endpoint (`livesim serve`).
         .target(
-            name: "LiveTestServer", dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection"],
+            name: "LiveTestServer", dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection", "WireHistory"],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionSimulatorTests",
@@ -129,13 +132,13 @@ let package = Package(
             swiftSettings: strict),
         // Any reconnecting client, judged from the wire: the client seam, the wire rules, the wire world.
         .target(
-            name: "LiveConnectionWire", dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics"],
+            name: "LiveConnectionWire", dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics", "WireHistory"],
             swiftSettings: strict),
         // Behavioural replicas of three reconnecting designs iOS guides teach, each with its flaws: the kit's victims.
         .target(name: "ExampleClients", dependencies: ["LiveConnection", "LiveConnectionWire"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionWireTests",
-            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling"],
+            dependencies: ["LiveConnectionWire", "ExampleClients", "LiveConnectionSimulator", "LiveConnection", "TestScheduling", "WireHistory", "PackageFiles"],
             swiftSettings: strict),
         .executableTarget(
             name: "CheckerBenchmarks", dependencies: ["LiveConnectionChecker", "LiveConnection", "BenchmarkSupport"],

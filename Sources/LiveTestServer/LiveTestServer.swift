@@ -26,10 +26,18 @@ public final class LiveTestServer: Sendable {
     public let server: WebSocketServer
     let live: LiveHandler
 
-    public init(configuration: WebSocketServer.Configuration, logCapacity: Int = 1_000) throws(TransportError) {
+    /// Binds the server.
+    /// - Parameters:
+    ///   - configuration: the socket server's address, limits and TLS identity.
+    ///   - logCapacity: messages the replay log keeps.
+    ///   - observer: hears the wire and every fault (a ``WireHistoryRecorder``); nil by default.
+    public init(
+        configuration: WebSocketServer.Configuration, logCapacity: Int = 1_000,
+        observer: (any ServerWireObserver)? = nil
+    ) throws(TransportError) {
         let live = LiveHandler(logCapacity: logCapacity)
         self.live = live
-        self.server = try WebSocketServer(configuration: configuration, handler: live)
+        self.server = try WebSocketServer(configuration: configuration, handler: live, observer: observer)
     }
 
     public var port: UInt16 { server.port }
@@ -44,6 +52,7 @@ public final class LiveTestServer: Sendable {
     /// Restart: every connection (and every handshake in progress) reset, frozen and hung
     /// states lifted, subscriptions forgotten, the log kept — as the simulated network's restart.
     public func restart() {
+        server.note(.restart)
         server.thaw()
         server.hangHandshakes(false)
         live.restart()

@@ -95,6 +95,13 @@ struct Arguments {
         return value
     }
 
+    /// Removes and returns every word after `--`: a command line to run (`torture`), whose own
+    /// options are its business. Empty when there is no `--`.
+    mutating func commandAfterTerminator() -> [String] {
+        defer { afterTerminator = [] }
+        return afterTerminator
+    }
+
     /// Fails if any argument was not consumed (a typo must not be silently ignored).
     func finish() throws(ArgumentError) {
         try rejectUnknownOptions()

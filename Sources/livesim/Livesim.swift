@@ -38,7 +38,7 @@ enum Livesim {
         .replay,
         .shrink,
         .diff,
-        .connect, .echoClient, .serve, .proxy,
+        .connect, .echoClient, .serve, .proxy, .judge, .torture, .client,
         .check,
         .schedules,
     ]

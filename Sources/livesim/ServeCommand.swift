@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveTestServer
 import WebSocketTransport
+import WireHistory
 
 extension Command {
     /// `livesim serve`: the package's own WebSocket server, as an echo server or a live test server.
@@ -13,7 +14,8 @@ extension Command {
                                  [--admin-port N] [--admin-host ADDRESS] [--admin-token TOKEN] [--log-capacity N]
                                  [--max-message-size N] [--handshake-timeout D] [--max-connections N]
                                  [--max-buffered-bytes N] [--idle-timeout D] [--no-deflate | --deflate-params P]
-                                 [--duration D]
+                                 [--duration D] [--record FILE]
+                                 [--faults SEED [--fault-profile P] [--fault-interval D]]
 
             Serves RFC 6455 on the real sockets of WebSocketTransport and prints
             "listening on ws://HOST:PORT" (wss:// with TLS) once it accepts connections. A client
@@ -49,10 +51,20 @@ extension Command {
               --deflate-params P       grant it on these terms of the server's, written as in the header,
                                        e.g. "server_max_window_bits=10; client_no_context_takeover"
               --duration D             exit after D, 1ms to 1000h
+              --record FILE            write the wire history to FILE as it happens (JSON lines, docs/wire-history.md):
+                                       every attempt, open, frame, ping, pong, close and reset, with its client
+                                       (?client=ID, X-Livesim-Client, or the source address), and every fault
+                                       applied; `livesim judge FILE` judges it
+              --faults SEED            apply the seed's server faults in real time (the simulator's swarm schedule
+                                       for the seed, kept to what a real server can do: refuse, handshake status
+                                       and hang, close, terminal close, reset, freeze, latency, restart, idle
+                                       timeout, accept-then-close, broadcasts), each printed as it is applied;
+                                       live mode only; the schedule covers --duration (default: its first hour)
+            \(RealTimeFaults.usage)
             """,
         exitCodes: [
             0: "stopped by SIGINT, SIGTERM or --duration (every connection dropped)",
-            1: "an error: an address cannot be bound, the TLS files cannot be read",
+            1: "an error: an address cannot be bound, the TLS files cannot be read, the history cannot be written",
         ],
         parse: { arguments throws(ArgumentError) in
             var configuration = WebSocketServer.Configuration()
@@ -82,7 +94,11 @@ extension Command {
             let noDeflate = try arguments.flag("--no-deflate")
             let deflateParameters = try arguments.option("--deflate-params")
             let duration = try arguments.duration("--duration", in: Arguments.runDurations)
+            let record = try arguments.option("--record")
+            let faultSeed = try arguments.seed("--faults")
+            let faults = try RealTimeFaults.parse(&arguments, seed: faultSeed, duration: duration ?? .seconds(3600))
             try arguments.finish()
+            if echo, faults != nil { throw .conflict("--faults needs the live server: not with --echo") }
             guard (certificate == nil) == (key == nil) else {
                 throw .conflict(
                     "--tls-cert and --tls-key go together (got only \(certificate == nil ? "--tls-key" : "--tls-cert"))"
@@ -99,19 +115,30 @@ extension Command {
                     configuration.tls = try TLSServerContext(certificateChainFile: certificate, privateKeyFile: key)
                 }
                 let scheme = configuration.tls == nil ? "ws" : "wss"
+                // The file is checked before the server binds: its problem is reported first.
+                let history = try record.map { path throws(WireHistoryError) in
+                    try HistoryRecording(
+                        path: path, mode: echo ? "echo" : "live", configuration: configuration,
+                        faults: faults?.schedule)
+                }
                 if echo {
                     let server = try listening(configuration) {
-                        try WebSocketServer(configuration: configuration, handler: EchoHandler())
+                        try WebSocketServer(configuration: configuration, handler: EchoHandler(), observer: history)
                     }
-                    server.setIdleTimeout(idleTimeout)
+                    try history?.started(
+                        url: "\(scheme)://\(bracketed(configuration.host)):\(server.port)", idleTimeout: idleTimeout)
+                    if let idleTimeout { server.setIdleTimeout(idleTimeout) }
                     printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(server.port)")
                     await serveUntilStopped(duration: duration) { await server.run() }
-                    return 0
+                    history?.end()
+                    return try history?.finish() ?? 0
                 }
                 let live = try listening(configuration) {
-                    try LiveTestServer(configuration: configuration, logCapacity: logCapacity)
+                    try LiveTestServer(configuration: configuration, logCapacity: logCapacity, observer: history)
                 }
-                live.server.setIdleTimeout(idleTimeout)
+                try history?.started(
+                    url: "\(scheme)://\(bracketed(configuration.host)):\(live.port)", idleTimeout: idleTimeout)
+                if let idleTimeout { live.server.setIdleTimeout(idleTimeout) }
                 let adminAddress = WebSocketServer.Configuration(host: adminHost, port: adminPort)
                 let admin = try listening(adminAddress) {
                     try AdminEndpoint.server(controlling: live, host: adminHost, port: adminPort, token: adminToken)
@@ -128,9 +155,11 @@ extension Command {
                     await withDiscardingTaskGroup { group in
                         group.addTask { await live.run() }
                         group.addTask { await admin.run() }
+                        if let faults { group.addTask { await faults.run(on: live, announce: printLine) } }
                     }
                 }
-                return 0
+                history?.end()
+                return try history?.finish() ?? 0
             }
         })
 

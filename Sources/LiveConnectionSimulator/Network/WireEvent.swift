@@ -43,6 +43,12 @@ public struct WireEvent: Hashable, Sendable, CustomStringConvertible {
     public var at: VirtualClock.Instant
     public var kind: Kind
 
+    /// An event at an instant (a recorded history's reader makes them too).
+    public init(at: VirtualClock.Instant, kind: Kind) {
+        self.at = at
+        self.kind = kind
+    }
+
     public var description: String {
         switch kind {
         case .attempt(let id, let url): "\(at) attempt \(id) \(url)"

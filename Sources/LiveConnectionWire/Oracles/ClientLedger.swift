@@ -39,6 +39,8 @@ struct ClientLedger {
     let index: Int
     let claims: WireClaims
     let topics: [String]
+    /// A delay may miss its claimed bounds by this much (a real clock; zero in simulation).
+    let tolerance: Duration
     var sockets: [Int: Socket] = [:]
     /// Sockets open in the server's view, oldest first.
     var held: [Int] = []
@@ -119,13 +121,14 @@ struct ClientLedger {
     var lastPathNewsAt: VirtualClock.Instant?
 
     // Rate, statistics.
-    var recentAttempts: [VirtualClock.Instant] = []
+    var recentAttempts = RecentInstants()
     var fitSamples: [Double] = []
     /// First retries after a server ending of an open socket: (ending instant, attempt instant, offset).
     var herdRetries: [(endedAt: VirtualClock.Instant, attemptAt: VirtualClock.Instant, offset: Duration)] = []
 
-    init(index: Int, claims: WireClaims, topics: [String]) {
+    init(index: Int, claims: WireClaims, topics: [String], tolerance: Duration = .zero) {
         self.index = index
+        self.tolerance = tolerance
         self.claims = claims
         self.topics = topics
     }
@@ -172,8 +175,7 @@ struct ClientLedger {
         if let stopped = stoppedSince, now > stopped {
             report(.wireQuietAfterStop, "connection attempt at \(now) after \(stopReason)")
         }
-        recentAttempts.append(now)
-        recentAttempts.removeAll { $0 < now - .seconds(60) }
+        recentAttempts.add(now, window: .seconds(60))
         if recentAttempts.count > rateAllowance {
             report(
                 .wireAttemptRate,
@@ -235,7 +237,10 @@ struct ClientLedger {
         let low: Int = refreshPending ? max(0, fewest - 1) : max(1, fewest)
         guard high >= 1 else { return delays[0] }
         func fits(_ delay: Duration, after n: Int) -> Bool {
-            previousDelays.contains { claims.backoff.distribution(n, $0).bounds.contains(delay) }
+            previousDelays.contains {
+                let bounds = claims.backoff.distribution(n, $0).bounds
+                return (bounds.lowerBound - tolerance...bounds.upperBound + tolerance).contains(delay)
+            }
         }
         // The counts at the ends first (most delays fit one of them); those between only
         // while the rule still holds: a client that broke it once (its count runs into the

@@ -20,7 +20,7 @@ extension WireJudge {
             state.checks += 2
             let ledger = state.ledgers[client]
             if oneSocket, ledger.held.count >= 2, let newest = ledger.sockets[ledger.held[ledger.held.count - 1]],
-                now - newest.openedAt > Self.overlapGrace
+                now - newest.openedAt > overlapGrace
             {
                 let names = ledger.held.map { "socket \($0) (open since \(ledger.sockets[$0]!.openedAt))" }
                 report(
@@ -28,7 +28,7 @@ extension WireJudge {
                     "\(ledger.held.count) sockets open at once: \(names.joined(separator: ", "))")
             }
             for socket in ledger.held where resubscribed && !ledger.sockets[socket]!.missingReported {
-                guard now - ledger.sockets[socket]!.openedAt > Self.slack else { continue }
+                guard now - ledger.sockets[socket]!.openedAt > slack else { continue }
                 let missing = ledger.missing(on: socket)
                 guard !missing.isEmpty else { continue }
                 state.ledgers[client].sockets[socket]!.missingReported = true
@@ -44,17 +44,16 @@ extension WireJudge {
     /// the client hearing) must be given up within the claimed P + T.
     private func checkDeadPeers(_ state: inout State, now: VirtualClock.Instant) {
         guard state.ledgers.indices.contains(where: { !state.hasReported(.wireDeadPeerGivenUp, $0) }) else { return }
-        for link in network.heldLinks() {
+        for (id, dead) in network.silentSockets() {
             state.checks += 1
-            guard let dead = link.deadSince, let client = state.socketOwner[link.id],
-                !state.hasReported(.wireDeadPeerGivenUp, client),
-                let socket = state.ledgers[client].sockets[link.id], !socket.told
+            guard let client = state.socketOwner[id], !state.hasReported(.wireDeadPeerGivenUp, client),
+                let socket = state.ledgers[client].sockets[id], !socket.told
             else { continue }
-            let deadline = max(dead, socket.openedAt) + claims.deadPeerBound + Self.slack
+            let deadline = max(dead, socket.openedAt) + claims.deadPeerBound + slack
             if now > deadline {
                 report(
                     &state, .wireDeadPeerGivenUp, client, now,
-                    "socket \(link.id) has heard nothing since \(dead) and is still held at \(now) (claimed P + T = \(claims.deadPeerBound.traceFormatted))"
+                    "socket \(id) has heard nothing since \(dead) and is still held at \(now) (claimed P + T = \(claims.deadPeerBound.traceFormatted))"
                 )
             }
         }
@@ -65,7 +64,7 @@ extension WireJudge {
     /// one a client may wait for it), and once the server has been healthy (and the path
     /// there) for the bound, a socket is open.
     private func checkReconnects(_ state: inout State, now: VirtualClock.Instant) {
-        let silence = claims.backoff.maximum + claims.connectTimeout + Self.slack
+        let silence = claims.backoff.maximum + claims.connectTimeout + slack
         for client in state.ledgers.indices {
             let ledger = state.ledgers[client]
             guard ledger.mustKeepTrying, !ledger.pathLost, ledger.held.isEmpty, now - ledger.quietSince > silence

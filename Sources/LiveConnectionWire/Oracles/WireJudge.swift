@@ -1,3 +1,4 @@
+import Foundation
 import LiveConnection
 public import LiveConnectionSimulator
 import Synchronization
@@ -15,10 +16,10 @@ import Synchronization
 /// judge.violations
 /// ```
 ///
-/// Everything it knows comes from ``SimulatedNetwork/wireEvents(from:)`` (with the
-/// network path's changes), the network's
-/// public truth about held sockets (``SimulatedNetwork/heldLinks()``), the schedule's
-/// disruptions, and what the client's probe says; never from the client's internals.
+/// Everything it knows comes from the wire it reads (``JudgedWire``: the simulated network, or
+/// a history recorded from a real server): its events (with the network path's changes) and
+/// its truths about held sockets and the server; the schedule's disruptions; and what the
+/// client's probe says; never from the client's internals.
 public final class WireJudge: Sendable {
     struct State {
         var ledgers: [ClientLedger]
@@ -41,28 +42,59 @@ public final class WireJudge: Sendable {
     }
 
     let claims: WireClaims
-    let network: SimulatedNetwork
+    let network: any JudgedWire
     let clock: VirtualClock
+    /// Clients appear as the wire names them (a recorded history), rather than a fixed count.
+    let growsClients: Bool
+    let topics: [String]
+    /// Added to every time bound and delay bound: a real clock's lateness (zero in simulation).
+    public let tolerance: Duration
     let state: Mutex<State>
     /// Attempts per minute the claimed backoff explains on its own (as the manager's own monitor computes it).
     let rateAllowance: Int
     /// Started, active, healthy for this long: a socket must be open.
     let reconnectBound: Duration
     /// A second socket may overlap the first this long (its close is queued behind its writes).
-    static let overlapGrace = Duration.seconds(2)
+    let overlapGrace: Duration
     /// Round trips and a stalled write on top of a claimed bound.
-    static let slack = Duration.seconds(2)
+    let slack: Duration
 
-    public init(claims: WireClaims, clients: Int, topics: [String], network: SimulatedNetwork, clock: VirtualClock) {
+    /// A judge of a simulated run with `clients` clients.
+    public convenience init(
+        claims: WireClaims, clients: Int, topics: [String], network: SimulatedNetwork, clock: VirtualClock
+    ) {
+        self.init(claims: claims, clients: clients, topics: topics, wire: network, clock: clock)
+    }
+
+    /// A judge of any wire.
+    /// - Parameters:
+    ///   - claims: what the clients promise.
+    ///   - clients: how many clients there are (nil: as many as the wire names, each started
+    ///     when it first attempts, as a process started to run its client is).
+    ///   - topics: what every client subscribes to on every socket.
+    ///   - wire: the events and truths to judge.
+    ///   - clock: its instant is the judge's now; the caller moves it.
+    ///   - tolerance: added to every bound, for a real clock (zero in simulation).
+    public init(
+        claims: WireClaims, clients: Int?, topics: [String], wire: any JudgedWire, clock: VirtualClock,
+        tolerance: Duration = .zero
+    ) {
         self.claims = claims
-        self.network = network
+        self.network = wire
         self.clock = clock
-        let ledgers = (0..<clients).map { ClientLedger(index: $0, claims: claims, topics: topics) }
+        self.topics = topics
+        self.tolerance = tolerance
+        growsClients = clients == nil
+        slack = .seconds(2) + tolerance
+        overlapGrace = .seconds(2) + tolerance
+        let ledgers = (0..<(clients ?? 0)).map {
+            ClientLedger(index: $0, claims: claims, topics: topics, tolerance: tolerance)
+        }
         state = Mutex(State(ledgers: ledgers))
         var floor = Double.infinity
         for failures in 1...64 { floor = min(floor, claims.backoff.distribution(failures, nil).meanSeconds) }
         rateAllowance = 10 + Int(3 * 60 / max(floor, 0.001))
-        reconnectBound = claims.connectTimeout + claims.deadPeerBound * 2 + claims.backoff.maximum + Self.slack
+        reconnectBound = claims.connectTimeout + claims.deadPeerBound * 2 + claims.backoff.maximum + slack
     }
 
     /// Every violation so far (the first of each rule per client), in the order found.
@@ -173,7 +205,7 @@ public final class WireJudge: Sendable {
             var owner: Int?
             switch event.kind {
             case .attempt(let id, let url):
-                let client = min(Self.client(of: url), state.ledgers.count - 1)
+                let client = ledger(for: network.client(ofAttempt: id, url: url), &state, at: now)
                 owner = client
                 state.attemptOwner[id] = client
                 let recent = state.disruptions.filter { $0 >= now - .seconds(60) }.count
@@ -191,11 +223,11 @@ public final class WireJudge: Sendable {
             case .sent(let socket, let text):
                 guard let client = state.socketOwner[socket] else { continue }
                 owner = client
-                let link = network.link(socket: socket)
-                let draining: Bool = link?.lastStallEndedAt == now
+                let writer = network.writer(of: socket)
+                let draining: Bool = writer.lastStallEndedAt == now
                 state.ledgers[client].sent(
                     socket: socket, text: text, at: now, drainingStall: draining,
-                    heldBack: link?.writerStalled ?? false, lastStallEndedAt: link?.lastStallEndedAt,
+                    heldBack: writer.stalled, lastStallEndedAt: writer.lastStallEndedAt,
                     report: note)
             case .pinged(let socket):
                 guard let client = state.socketOwner[socket] else { continue }
@@ -212,10 +244,7 @@ public final class WireJudge: Sendable {
                 state.ledgers[client].endedByServer(socket: socket, at: now)
             case .told(let socket, let code):
                 guard let client = state.socketOwner[socket] else { continue }
-                let link = network.link(socket: socket)
-                state.ledgers[client].told(
-                    socket: socket, code: code, at: now,
-                    writer: (link?.writerStalled ?? false, link?.lastStallEndedAt))
+                state.ledgers[client].told(socket: socket, code: code, at: now, writer: network.writer(of: socket))
             case .path(let available):
                 state.pathChanges += 1
                 for index in state.ledgers.indices { state.ledgers[index].pathChanged(available: available, at: now) }
@@ -225,6 +254,21 @@ public final class WireJudge: Sendable {
             }
         }
     }
+
+    /// The ledger index of client `client`: clamped to the run's clients, or (a judge whose
+    /// clients appear as the wire names them) a new ledger, started now, for a client not seen before.
+    private func ledger(for client: Int, _ state: inout State, at now: VirtualClock.Instant) -> Int {
+        guard growsClients else { return min(max(client, 0), state.ledgers.count - 1) }
+        while state.ledgers.count <= client {
+            var ledger = ClientLedger(index: state.ledgers.count, claims: claims, topics: topics, tolerance: tolerance)
+            ledger.intent(.start(Self.anyEndpoint), at: now)
+            state.ledgers.append(ledger)
+        }
+        return client
+    }
+
+    /// The endpoint a started client of a recorded history is taken to dial (the ledger does not read it).
+    static let anyEndpoint = Endpoint(url: URL(string: "ws://recorded.invalid/")!)
 
     func report(_ state: inout State, _ rule: Rule, _ client: Int, _ now: VirtualClock.Instant, _ detail: String) {
         guard state.reported.insert(ReportedRule(rule: rule.name, client: client)).inserted else { return }

@@ -20,6 +20,9 @@ public final class ServerConnection: BudgetHolder {
     let outbox: Outbox
     /// The server-wide tally this connection's queue and reader are charged to.
     let budget: BufferBudget
+    /// The client's address (without its port), as the socket reported it at accept; empty if unknown.
+    public let peerHost: String
+    let observer: (any ServerWireObserver)?
 
     private struct State {
         /// TCP, replaced by TLS over it once the TLS handshake is done.
@@ -40,8 +43,13 @@ public final class ServerConnection: BudgetHolder {
 
     private let state: Mutex<State>
 
-    init(id: UInt64, stream: any ByteStream, maxQueuedBytes: Int, budget: BufferBudget) {
+    init(
+        id: UInt64, stream: any ByteStream, maxQueuedBytes: Int, budget: BufferBudget, peerHost: String = "",
+        observer: (any ServerWireObserver)? = nil
+    ) {
         self.id = id
+        self.peerHost = peerHost
+        self.observer = observer
         self.state = Mutex(State(stream: stream))
         self.budget = budget
         self.outbox = Outbox(byteLimit: maxQueuedBytes, budget: budget, owner: id)
@@ -108,6 +116,7 @@ public final class ServerConnection: BudgetHolder {
             return true
         }
         guard first else { return }
+        observe(.reset(reason: reason))
         budget.noteSlowReader()
         reset(because: reason)
     }
@@ -122,6 +131,8 @@ public final class ServerConnection: BudgetHolder {
     public func reset() { reset(because: "reset by the server") }
 
     func reset(because reason: String) {
+        let first = state.withLock { !$0.ended }
+        if first { observe(.reset(reason: reason)) }
         noteEnd(reason)
         outbox.end()
         stream.reset()
@@ -137,6 +148,9 @@ public final class ServerConnection: BudgetHolder {
     }
 
     func noteRequest(_ request: UpgradeRequest) { state.withLock { $0.request = request } }
+
+    /// Tells the server's observer, if it has one.
+    func observe(_ event: ServerWireEvent) { observer?.observe(event, on: self) }
 
     /// A complete request head has arrived: the connection is working, not idle, and is not evicted.
     func noteHead() { state.withLock { $0.hasHead = true } }

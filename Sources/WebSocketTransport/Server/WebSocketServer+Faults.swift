@@ -12,12 +12,14 @@ public import LiveConnection
 extension WebSocketServer {
     /// Every open connection starts the close handshake with this code and reason.
     public func closeAll(code: CloseCode, reason: String) {
+        note(.closeAll(code: code, reason: reason))
         for connection in openConnections { connection.close(code: code, reason: reason) }
     }
 
     /// Every open connection (and, with `includingHandshakes`, every one still
     /// handshaking) is dropped with a TCP reset: no close frame.
     public func resetAll(includingHandshakes: Bool = false) {
+        note(.resetAll(handshakes: includingHandshakes))
         for connection in connections where includingHandshakes || connection.isOpen {
             state.withLock { $0.statistics.resets += 1 }
             connection.reset()
@@ -27,10 +29,16 @@ extension WebSocketServer {
     /// Sockets stay open, but nothing is read or written and no handshake is answered
     /// (no pongs either: a client's heartbeat must notice) until ``thaw()``. What is sent
     /// meanwhile waits in the connections' queues, and flows on thaw.
-    public func freeze() { frozen.shut() }
+    public func freeze() {
+        note(.freeze)
+        frozen.shut()
+    }
 
     /// Everything held by a freeze flows again.
-    public func thaw() { frozen.open() }
+    public func thaw() {
+        note(.thaw)
+        frozen.open()
+    }
 
     /// True while frozen.
     public var isFrozen: Bool { !frozen.isOpen }
@@ -39,6 +47,7 @@ extension WebSocketServer {
     /// again (false: the same port is bound anew). Throws if the port cannot be re-bound.
     public func refuseConnections(_ refuse: Bool) throws(TransportError) {
         if refuse {
+            note(.refuse(true))
             let listener: TCPListener? = state.withLock { state in
                 state.refusing = true
                 return state.listener.take()
@@ -54,6 +63,7 @@ extension WebSocketServer {
                 state.refusing = false
             }
             listening.open()
+            note(.refuse(false))
         }
     }
 
@@ -62,17 +72,20 @@ extension WebSocketServer {
         if let status {
             precondition((100...599).contains(status) && status != 101, "\(status) is not a refusal status")
         }
+        note(.handshakeStatus(status))
         state.withLock { $0.handshakeStatus = status }
     }
 
     /// Leave handshakes unanswered (true), or answer them, and those already waiting (false).
     public func hangHandshakes(_ hang: Bool) {
+        note(.hang(hang))
         if hang { handshakes.shut() } else { handshakes.open() }
     }
 
     /// Every later connection completes its handshake and is at once closed with this
     /// code (a flapping server); nil stops it.
     public func acceptThenClose(code: CloseCode?, reason: String = "") {
+        note(.acceptThenClose(code: code, reason: reason))
         state.withLock { $0.acceptThenClose = code.map { ClosePayload(code: $0, reason: reason) } }
     }
 
@@ -80,6 +93,7 @@ extension WebSocketServer {
     /// twice this, a round trip, as in the simulated network).
     public func setLatency(_ latency: Duration) {
         precondition(latency >= .zero, "latency must not be negative, got \(latency)")
+        note(.latency(latency))
         state.withLock { $0.latency = latency }
     }
 
@@ -93,8 +107,13 @@ extension WebSocketServer {
     /// counting from their last frame; nil turns it off (connections already dropped stay so).
     public func setIdleTimeout(_ timeout: Duration?) {
         if let timeout { precondition(timeout > .zero, "an idle timeout must be above zero, got \(timeout)") }
+        note(.idleTimeout(timeout))
         state.withLock { $0.idleTimeout = timeout }
     }
+
+    /// Tells the observer about a fault applied (a restart, applied by the server above this
+    /// one, tells it here before the resets it is made of).
+    public func note(_ fault: ServerFault) { observer?.observe(.fault(fault), on: nil) }
 
     /// The idle timeout in force (nil: none).
     public var idleTimeout: Duration? { state.withLock { $0.idleTimeout } }
@@ -110,7 +129,10 @@ extension WebSocketServer {
             if !connection.isSilenced, let timeout = idleTimeout {
                 let due = connection.lastTraffic + timeout
                 if ContinuousClock.now >= due {
-                    if connection.silence() { state.withLock { $0.statistics.idleDrops += 1 } }
+                    if connection.silence() {
+                        state.withLock { $0.statistics.idleDrops += 1 }
+                        connection.observe(.silenced)
+                    }
                     continue
                 }
                 wake = min(wake, due)

@@ -6,10 +6,15 @@ extension WebSocketServer {
     func serve(_ connection: ServerConnection) async {
         defer { unregister(connection) }
         guard let (leftover, compression) = await handshake(connection) else {
+            let timedOut = connection.endReason == Self.handshakeTimedOut
             connection.noteEnd("handshake not completed")
+            // Told only of an attempt it saw (a request head), and only once (an answered refusal told it already).
+            if connection.request != nil { connection.observe(.abandoned(reason: timedOut ? "timeout" : "abandoned")) }
             connection.stream.shutdown()
+            connection.observe(.done)
             return
         }
+        connection.observe(.opened)
         await handler.opened(connection)
         if let close = state.withLock({ $0.acceptThenClose }), let code = close.code {
             connection.close(code: code, reason: close.reason)
@@ -31,6 +36,7 @@ extension WebSocketServer {
         connection.noteEnd("ended")
         connection.outbox.end()
         connection.stream.shutdown()
+        connection.observe(.done)
         await handler.closed(connection)
     }
 
@@ -69,6 +75,7 @@ extension WebSocketServer {
                 }
                 if let (request, consumed) = parsed {
                     connection.noteRequest(request)
+                    connection.observe(.requested)
                     return try await answer(request, leftover: Array(received[consumed...]), on: connection, deadline)
                 }
                 let bytes = try await stream.read(maximum: 4096, until: deadline)
@@ -76,9 +83,63 @@ extension WebSocketServer {
                 received += bytes
             }
         } catch {
-            if error == .reset(errno: "ETIMEDOUT") { state.withLock { $0.statistics.handshakeTimeouts += 1 } }
+            if error == .reset(errno: "ETIMEDOUT") {
+                state.withLock { $0.statistics.handshakeTimeouts += 1 }
+                connection.noteEnd(Self.handshakeTimedOut)
+            }
             return nil
         }
+    }
+
+    /// The end reason of a connection whose request did not arrive within the handshake timeout.
+    static let handshakeTimedOut = "handshake timed out"
+
+    /// Waits at the freeze and hang gates, watching the socket meanwhile: a client that gives
+    /// up a hung handshake is seen leaving when it leaves, not at the thaw. Bytes that arrive
+    /// meanwhile (frames sent ahead of the 101) join `leftover`. False when the client left.
+    private func passGates(_ connection: ServerConnection, leftover: inout [UInt8]) async -> Bool {
+        enum Outcome: Sendable {
+            case passed, bytes([UInt8]), left, cancelled
+        }
+        while !(frozen.isOpen && handshakes.isOpen) {
+            let outcomes: [Outcome] = await withTaskGroup(of: Outcome.self) { group in
+                group.addTask {
+                    do {
+                        try await self.frozen.pass()
+                        try await self.handshakes.pass()
+                        return .passed
+                    } catch {
+                        return .cancelled
+                    }
+                }
+                group.addTask {
+                    do throws(TransportError) {
+                        let bytes = try await connection.stream.read(maximum: 4096, until: nil)
+                        return bytes.isEmpty ? .left : .bytes(bytes)
+                    } catch {
+                        return error == .cancelled ? .cancelled : .left
+                    }
+                }
+                var outcomes: [Outcome] = []
+                if let first = await group.next() { outcomes.append(first) }
+                group.cancelAll()
+                // The other one too: a read that finished as the gate opened keeps its bytes.
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            var passed = false
+            for outcome in outcomes {
+                switch outcome {
+                case .passed: passed = true
+                case .bytes(let bytes): leftover += bytes
+                case .left: return false
+                case .cancelled: break
+                }
+            }
+            if Task.isCancelled { return false }
+            if passed { break }
+        }
+        return true
     }
 
     /// Reads a plain request's body (`Content-Length`, at most 64 KiB) and asks the handler for
@@ -162,14 +223,11 @@ extension WebSocketServer {
         _ deadline: ContinuousClock.Instant
     ) async throws(TransportError) -> ([UInt8], DeflateCodec?)? {
         // A frozen server, or hung handshakes, leave the client waiting: its connect timeout decides.
-        do {
-            try await frozen.pass()
-            try await handshakes.pass()
-        } catch {
-            return nil
-        }
+        var leftover = leftover
+        guard await passGates(connection, leftover: &leftover) else { return nil }
         if let status = state.withLock({ $0.handshakeStatus }) {
             state.withLock { $0.statistics.handshakesRefused += 1 }
+            connection.observe(.refused(status: status))
             await refuse(
                 connection.stream, with: UpgradeRefusal(status: status, reason: "refused by the test server"),
                 deadline: .now + configuration.closeTimeout)
@@ -178,6 +236,7 @@ extension WebSocketServer {
         switch await handler.handshake(request) {
         case .refuse(let refusal):
             state.withLock { $0.statistics.handshakesRefused += 1 }
+            connection.observe(.refused(status: refusal.status))
             await refuse(connection.stream, with: refusal, deadline: .now + configuration.closeTimeout)
             return nil
         case .accept(let subprotocol):

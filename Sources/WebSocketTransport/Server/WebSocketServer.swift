@@ -101,6 +101,8 @@ public final class WebSocketServer: Sendable {
     /// The port the server listens on.
     public let port: UInt16
     let handler: any WebSocketServerHandler
+    /// Hears every wire event and fault (a wire history's recorder); nil: nobody listens.
+    let observer: (any ServerWireObserver)?
     let state: Mutex<State>
     /// What every connection holds, against ``Configuration/maxBufferedBytes``.
     let budget: BufferBudget
@@ -112,11 +114,19 @@ public final class WebSocketServer: Sendable {
     let listening = Gate()
 
     /// Binds the listening socket; throws if the address is not a literal or the port is taken.
-    public init(configuration: Configuration, handler: some WebSocketServerHandler) throws(TransportError) {
+    /// - Parameters:
+    ///   - configuration: the address, limits and TLS identity.
+    ///   - handler: the application half: what the server does with its connections.
+    ///   - observer: hears what the server sees on the wire and every fault it applies
+    ///     (a wire history's recorder); nil by default.
+    public init(
+        configuration: Configuration, handler: some WebSocketServerHandler, observer: (any ServerWireObserver)? = nil
+    ) throws(TransportError) {
         let listener = try TCPListener(host: configuration.host, port: configuration.port)
         self.configuration = configuration
         self.port = listener.port
         self.handler = handler
+        self.observer = observer
         self.state = Mutex(State(listener: listener))
         self.budget = BufferBudget(limit: configuration.maxBufferedBytes)
     }
@@ -167,7 +177,8 @@ public final class WebSocketServer: Sendable {
             }
             state.nextID += 1
             let connection = ServerConnection(
-                id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes, budget: budget)
+                id: state.nextID, stream: socket, maxQueuedBytes: configuration.maxQueuedBytes, budget: budget,
+                peerHost: observer == nil ? "" : socket.peerHost, observer: observer)
             state.connections.append(connection)
             budget.register(connection)
             return (connection, evicted)

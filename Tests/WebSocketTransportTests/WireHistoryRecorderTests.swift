@@ -1,0 +1,77 @@
+import Foundation
+import LiveConnection
+import LiveTestServer
+import TestScheduling
+import Testing
+import WebSocketTransport
+import WireHistory
+
+/// The live server recording its wire: who a client is, and what a history holds of one
+/// connection's life — its attempt, open, frames, the server's close and the client's answer.
+@Suite("Wire history recorder", .waitsOnPeers, .timeLimit(.minutes(2)))
+struct WireHistoryRecorderTests {
+    @Test("a client is its query parameter, else its X-Livesim-Client header, else its address")
+    func identity() throws {
+        func request(_ target: String, header: String? = nil) throws -> UpgradeRequest {
+            let head =
+                "GET \(target) HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + (header.map { "X-Livesim-Client: \($0)\r\n" } ?? "") + "\r\n"
+            return try #require(try UpgradeRequest.parse(Array(head.utf8))).0
+        }
+        #expect(WireHistoryRecorder.client(of: try request("/live?topic=a&client=phone%201"), peer: "::1") == "phone 1")
+        #expect(WireHistoryRecorder.client(of: try request("/live", header: "tablet"), peer: "::1") == "tablet")
+        #expect(WireHistoryRecorder.client(of: try request("/live?client=q", header: "h"), peer: "::1") == "q")
+        #expect(WireHistoryRecorder.client(of: try request("/live"), peer: "10.0.0.7") == "10.0.0.7")
+        #expect(WireHistoryRecorder.client(of: nil, peer: "") == "unknown")
+    }
+
+    @Test(
+        "one connection's life, as the history records it: attempt, open, message, the server's 4003 and the answer"
+    )
+    func oneConnection() async throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "recorder-\(UUID().uuidString).jsonl").path
+        let header = WireHistoryHeader(server: ["mode": "test"], faults: nil, origin: "now")
+        let writer = try WireHistoryWriter(path: path, header: header)
+        let recorder = WireHistoryRecorder(writer: writer)
+        let live = try LiveTestServer(configuration: .init(), observer: recorder)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await live.run() }
+            let endpoint = Endpoint(
+                url: URL(string: "ws://127.0.0.1:\(live.port)/live")!, headers: [.init("X-Livesim-Client", "tester")])
+            let connection = try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(20)))
+                .connect(to: endpoint)
+            try await connection.send(.text(#"{"type":"subscribe","topic":"feed"}"#))
+            // The server has read the subscription before it closes.
+            let read = ContinuousClock.now + .seconds(20)
+            while live.subscriptionLog.isEmpty, ContinuousClock.now < read {
+                try await ContinuousClock().sleep(for: .milliseconds(10))
+            }
+            live.server.closeAll(code: .forbidden, reason: "go away")
+            // The close frame arrives: the transport answers it.
+            var event = try await connection.receive()
+            while case .message = event { event = try await connection.receive() }
+            #expect(event == .closed(code: .forbidden, reason: "go away"))
+            // The server finishes the connection once the client answered.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while live.server.connections.count > 0, ContinuousClock.now < deadline {
+                try await ContinuousClock().sleep(for: .milliseconds(20))
+            }
+            recorder.end()
+            group.cancelAll()
+        }
+        try writer.close()
+        let (_, records) = try WireHistoryReader.records(at: path)
+        let names = records.map(\.event.name)
+        let life = ["attempt", "open", "client-message", "fault", "server-close", "client-close", "server-done", "end"]
+        #expect(Array(names.prefix(life.count)) == life, "\(names)")
+        #expect(records.first?.event == .attempt(connection: 1, client: "tester", path: "/live"))
+        #expect(records.contains { $0.event == .serverClose(connection: 1, code: 4003, reason: "go away") })
+        #expect(
+            records.contains {
+                $0.event == .clientClose(connection: 1, code: 4003, reason: "")
+                    || $0.event == .clientClose(connection: 1, code: 4003, reason: "go away")
+            })
+        #expect(zip(records, records.dropFirst()).allSatisfy { $0.at <= $1.at }, "times go backwards")
+    }
+}
