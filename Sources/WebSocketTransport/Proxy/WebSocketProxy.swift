@@ -143,30 +143,14 @@ public final class WebSocketProxy: Sendable {
 
     /// Serves until the task is cancelled; then every connection is reset and awaited.
     public func run() async {
-        await withDiscardingTaskGroup { group in
-            while !Task.isCancelled {
-                do {
-                    try await listening.pass()
-                } catch {
-                    break
-                }
-                guard let listener = state.withLock({ $0.listener }) else { continue }
-                let socket: TCPSocket
-                do throws(TransportError) {
-                    socket = try await listener.accept()
-                } catch {
-                    if error == .cancelled { break }
-                    if state.withLock({ $0.refusing }) { continue }
-                    // EMFILE and friends: the connection stays queued; try again shortly.
-                    state.withLock { $0.statistics.acceptFailures += 1 }
-                    _ = await IOReactor.shared.wait(for: .readable, on: -1, until: .now + .milliseconds(50))
-                    continue
-                }
-                guard let connection = admit(socket) else { continue }
-                group.addTask { await self.serve(connection) }
-            }
-            for connection in state.withLock({ $0.connections }) { connection.reset(because: "proxy stopped") }
-        }
+        await AcceptLoop.run(
+            listening: listening, listener: { state.withLock { $0.listener } },
+            refusing: { state.withLock { $0.refusing } },
+            acceptFailed: { state.withLock { $0.statistics.acceptFailures += 1 } },
+            admit: admit, serve: { await self.serve($0) },
+            stop: {
+                for connection in state.withLock({ $0.connections }) { connection.reset(because: "proxy stopped") }
+            })
     }
 
     /// Registers a new connection, or answers 503 and drops it when the proxy is full.

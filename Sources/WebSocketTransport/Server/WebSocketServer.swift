@@ -133,31 +133,14 @@ public final class WebSocketServer: Sendable {
 
     /// Serves until the task is cancelled; then every connection is reset and awaited.
     public func run() async {
-        await withDiscardingTaskGroup { group in
-            while !Task.isCancelled {
-                do {
-                    try await listening.pass()
-                } catch {
-                    break
-                }
-                guard let listener = state.withLock({ $0.listener }) else { continue }
-                let socket: TCPSocket
-                do throws(TransportError) {
-                    socket = try await listener.accept()
-                } catch {
-                    if error == .cancelled { break }
-                    if state.withLock({ $0.refusing }) { continue }
-                    // EMFILE and friends: the connection stays queued; try again shortly.
-                    // A shut-down listener (refuseConnections) fails here too and is replaced.
-                    state.withLock { $0.statistics.acceptFailures += 1 }
-                    _ = await IOReactor.shared.wait(for: .readable, on: -1, until: .now + .milliseconds(50))
-                    continue
-                }
-                guard let connection = admit(socket) else { continue }
-                group.addTask { await self.serve(connection) }
-            }
-            for connection in state.withLock({ $0.connections }) { connection.reset(because: "server stopped") }
-        }
+        await AcceptLoop.run(
+            listening: listening, listener: { state.withLock { $0.listener } },
+            refusing: { state.withLock { $0.refusing } },
+            acceptFailed: { state.withLock { $0.statistics.acceptFailures += 1 } },
+            admit: admit, serve: { await self.serve($0) },
+            stop: {
+                for connection in state.withLock({ $0.connections }) { connection.reset(because: "server stopped") }
+            })
     }
 
     /// Registers a new connection, or answers 503 and drops it when the server is full.

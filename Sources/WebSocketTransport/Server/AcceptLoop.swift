@@ -1,0 +1,57 @@
+import LiveConnection
+
+/// The accept loop a ``WebSocketServer`` and a ``WebSocketProxy`` share: waits while
+/// listening is shut (the refuse fault), accepts, admits, serves each connection in its
+/// own child task, and on cancellation resets every connection and awaits them all.
+///
+/// ```swift
+/// await AcceptLoop.run(
+///     listening: listening, listener: { state.withLock { $0.listener } },
+///     refusing: { state.withLock { $0.refusing } }, acceptFailed: { … },
+///     admit: admit, serve: { await self.serve($0) }, stop: { … })
+/// ```
+enum AcceptLoop {
+    /// - Parameters:
+    ///   - listening: passed while the listener is open; shut while connections are refused.
+    ///   - listener: the listening socket now (it is replaced when refusal ends).
+    ///   - refusing: whether a failed accept is the refusal's shut listener, not an error.
+    ///   - acceptFailed: counts an accept that failed for a reason of the system's (EMFILE and
+    ///     friends); the loop then waits 50 ms, leaving the connection queued.
+    ///   - admit: registers a connection, or answers it (503) and returns nil.
+    ///   - serve: one connection's life, in a child task.
+    ///   - stop: after cancellation, before the children are awaited: reset what is open.
+    static func run<Connection: Sendable>(
+        listening: Gate,
+        listener: () -> TCPListener?,
+        refusing: () -> Bool,
+        acceptFailed: () -> Void,
+        admit: (TCPSocket) -> Connection?,
+        serve: @escaping @Sendable (Connection) async -> Void,
+        stop: () -> Void
+    ) async {
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                do {
+                    try await listening.pass()
+                } catch {
+                    break
+                }
+                guard let listener = listener() else { continue }
+                let socket: TCPSocket
+                do throws(TransportError) {
+                    socket = try await listener.accept()
+                } catch {
+                    if error == .cancelled { break }
+                    if refusing() { continue }
+                    // A shut-down listener (refuseConnections) fails here too and is replaced.
+                    acceptFailed()
+                    _ = await IOReactor.shared.wait(for: .readable, on: -1, until: .now + .milliseconds(50))
+                    continue
+                }
+                guard let connection = admit(socket) else { continue }
+                group.addTask { await serve(connection) }
+            }
+            stop()
+        }
+    }
+}
