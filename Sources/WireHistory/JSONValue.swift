@@ -1,4 +1,5 @@
 import Foundation
+import LiveConnection
 
 /// The few JSON values a history line holds, written by hand so that the keys keep their
 /// order ("t" and "e" first) and a time keeps its six decimals; read with Foundation.
@@ -12,7 +13,7 @@ enum JSONValue {
 
     var text: String {
         switch self {
-        case .string(let string): Self.quoted(string)
+        case .string(let string): string.jsonQuoted
         case .int(let int): "\(int)"
         case .bool(let bool): bool ? "true" : "false"
         case .null: "null"
@@ -21,26 +22,7 @@ enum JSONValue {
     }
 
     static func object(_ fields: [(String, JSONValue)]) -> String {
-        "{" + fields.map { quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
-    }
-
-    /// A JSON string literal (RFC 8259 §7): quotes, backslashes and control characters escaped.
-    static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        "{" + fields.map { $0.0.jsonQuoted + ":" + $0.1.text }.joined(separator: ",") + "}"
     }
 
     /// The line as a JSON object, or why it is not one.
