@@ -30,6 +30,10 @@ struct ParityScenario: Sendable, CustomTestStringConvertible {
         case open
         case waiting
         case message(sequence: UInt64)
+        /// The server's subscription log holds this many entries: the app's "open" means the
+        /// transport took the subscribe, not that the server read it, and a fault applied
+        /// before the server reads it on real sockets moves it after the next connection's.
+        case serverLog(entries: Int)
 
         func matches(_ event: ConnectionEvent) -> Bool {
             switch (self, event) {
@@ -45,6 +49,7 @@ struct ParityScenario: Sendable, CustomTestStringConvertible {
             case .open: "open"
             case .waiting: "waiting"
             case .message(let sequence): "message seq=\(sequence)"
+            case .serverLog(let entries): "\(entries) entries in the server's subscription log"
             }
         }
     }
@@ -167,7 +172,9 @@ extension ParityScenario {
                 var pauses = 0
                 while true {
                     let events = await log.events
-                    if let index = events[min(mark, events.count)...].firstIndex(where: awaited.matches) {
+                    if case .serverLog(let entries) = awaited {
+                        if stage.subscriptionLog.count >= entries { break }
+                    } else if let index = events[min(mark, events.count)...].firstIndex(where: awaited.matches) {
                         mark = index + 1
                         break
                     }

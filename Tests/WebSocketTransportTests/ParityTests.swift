@@ -43,7 +43,7 @@ struct ParityTests {
             name: "a silent peer is declared dead by the heartbeat; thawed, the manager reopens and resubscribes",
             configuration: ParityScenario.heartbeatConfiguration,
             steps: [
-                .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open),
+                .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open), .await(.serverLog(entries: 1)),
                 .act(.freeze), .await(.waiting), .act(.thaw), .await(.open),
                 .act(.broadcast(topic: "loans", text: "thawed")), .await(.message(sequence: 1)),
             ],
@@ -59,7 +59,7 @@ struct ParityTests {
                 "an idle timeout below P drops the connection silently; the heartbeat notices; lifted, the manager reopens",
             configuration: ParityScenario.heartbeatConfiguration,
             steps: [
-                .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open),
+                .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open), .await(.serverLog(entries: 1)),
                 // The lift comes between the miss and the reconnect, which waits at least 1 s
                 // (heartbeatConfiguration): the new connection never sees the idle timeout.
                 .act(.setIdleTimeout(.milliseconds(300))), .await(.waiting), .act(.setIdleTimeout(nil)),
@@ -76,7 +76,7 @@ struct ParityTests {
         ParityScenario(
             name: "a token expiry (4001) refreshes and reconnects at once, resubscribed",
             steps: [
-                .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open),
+                .act(.subscribe("loans")), .act(.connect(endpoint: 0)), .await(.open), .await(.serverLog(entries: 1)),
                 .act(.closeConnection(code: .tokenExpired, reason: "token expired")), .await(.open),
                 .act(.broadcast(topic: "loans", text: "fresh")), .await(.message(sequence: 1)),
             ],
