@@ -246,12 +246,14 @@ struct AdminEndpointTests {
                     try await TCPSocket.connect(host: "127.0.0.1", port: admin.port, until: .now + .seconds(60)))
             }
             // Every idle socket taken in (a loaded machine accepts them later than they
-            // connect): 36 of the 100 made room for the others, the endpoint is full of idlers.
-            try await ProxyHarness.waitUntil { admin.statistics.evictedIdle >= 36 }
+            // connect, and times the first out while it takes the last): of 100 idlers in 64
+            // places, 36 went, each counted as evicted or timed out.
+            try await ProxyHarness.waitUntil { admin.statistics.accepted >= 100 }
             let request = Array("GET /stats HTTP/1.1\r\nHost: 127.0.0.1:\(admin.port)\r\n\r\n".utf8)
             let answer = try await Self.exchange(admin.port, request, within: .seconds(2))
             #expect(answer.status == 200, "\(answer)")
-            #expect(admin.statistics.evictedIdle >= 37, "\(admin.statistics)")
+            let statistics = admin.statistics
+            #expect(statistics.evictedIdle + statistics.handshakeTimeouts >= 36, "\(statistics)")
         }
     }
 
