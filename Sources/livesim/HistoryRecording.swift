@@ -8,7 +8,8 @@ import WireHistory
 /// writing to the file once the server is bound and its URL known (the header names it).
 final class HistoryRecording: ServerWireObserver {
     let path: String
-    private let header: Mutex<WireHistoryHeader>
+    /// The header as known when the server is made; its URL and origin are set at the start.
+    private let header: WireHistoryHeader
     private let recorder = Mutex<WireHistoryRecorder?>(nil)
 
     /// Checks at once that the file can be created, so that a bad path stops the command
@@ -35,13 +36,12 @@ final class HistoryRecording: ServerWireObserver {
             "maxMessageSize": "\(configuration.maxMessageSize)",
         ]
         server["tls"] = configuration.tls == nil ? "false" : "true"
-        let origin = ISO8601DateFormatter().string(from: Date())
-        header = Mutex(WireHistoryHeader(server: server, faults: faults, origin: origin))
+        header = WireHistoryHeader(server: server, faults: faults, origin: "")
     }
 
     /// The server is bound: the history starts now, its header naming `url`.
     func started(url: String, idleTimeout: Duration? = nil) throws(WireHistoryError) {
-        var header = self.header.withLock { $0 }
+        var header = self.header
         header.server["url"] = url
         if let idleTimeout {
             header.server["idleTimeout"] = WireHistoryRecord(at: idleTimeout, event: .end).secondsText
