@@ -83,20 +83,9 @@ extension WebSocketProxy {
     /// its request, which arrives after its TCP connection was accepted.
     public func refuseConnections(_ refuse: Bool) throws(TransportError) {
         if refuse {
-            let listener: TCPListener? = state.withLock { state in
-                state.refusing = true
-                return state.listener.take()
-            }
-            listening.shut()
-            if let listener { posixShutdown(listener.descriptor) }
+            listening.refuse()
         } else {
-            guard state.withLock({ $0.refusing }) else { return }
-            let listener = try TCPListener(host: configuration.host, port: port)
-            state.withLock { state in
-                state.listener = listener
-                state.refusing = false
-            }
-            listening.open()
+            _ = try listening.reopen()
         }
     }
 

@@ -89,8 +89,6 @@ public final class WebSocketProxy: Sendable {
     }
 
     struct State {
-        var listener: TCPListener?
-        var refusing = false
         var connections: [ProxyConnection] = []
         var nextID: UInt64 = 0
         var faults = ProxyFaults()
@@ -99,7 +97,7 @@ public final class WebSocketProxy: Sendable {
 
     public let configuration: Configuration
     /// The port the proxy listens on.
-    public let port: UInt16
+    public var port: UInt16 { listening.port }
     /// The upstream URL taken apart.
     let upstream: WebSocketURL
     let observer: (any ProxyObserver)?
@@ -110,19 +108,18 @@ public final class WebSocketProxy: Sendable {
     let frozen = Gate()
     /// Shut while every handshake hangs.
     let hung = Gate()
-    /// Shut while connections are refused.
-    let listening = Gate()
+    /// The listening socket, closed while connections are refused.
+    let listening: Listening
 
     /// Binds the listening socket; throws if the upstream URL is not ws:// or wss:// with a
     /// host, the address is not a literal, or the port is taken. The upstream is not contacted
     /// here: ``checkUpstream()`` does that.
     public init(configuration: Configuration, observer: (any ProxyObserver)? = nil) throws(TransportError) {
         upstream = try WebSocketURL(configuration.upstream)
-        let listener = try TCPListener(host: configuration.host, port: configuration.port)
+        listening = try Listening(host: configuration.host, port: configuration.port)
         self.configuration = configuration
-        self.port = listener.port
         self.observer = observer
-        self.state = Mutex(State(listener: listener))
+        self.state = Mutex(State())
         self.budget = BufferBudget(limit: configuration.maxBufferedBytes)
     }
 
@@ -144,8 +141,7 @@ public final class WebSocketProxy: Sendable {
     /// Serves until the task is cancelled; then every connection is reset and awaited.
     public func run() async {
         await AcceptLoop.run(
-            listening: listening, listener: { state.withLock { $0.listener } },
-            refusing: { state.withLock { $0.refusing } },
+            listening: listening,
             acceptFailed: { state.withLock { $0.statistics.acceptFailures += 1 } },
             admit: admit, serve: { await self.serve($0) },
             stop: {
@@ -168,13 +164,7 @@ public final class WebSocketProxy: Sendable {
             budget.register(connection)
             return connection
         }
-        if admitted == nil {
-            if configuration.tls == nil {
-                // Best effort and non-blocking: a full proxy must not wait on the client it turns away.
-                _ = socket.trySend(UpgradeRefusal(status: 503, reason: "too many connections").response[...])
-            }
-            socket.shutdown()
-        }
+        if admitted == nil { AcceptLoop.turnAway(socket, plaintext: configuration.tls == nil) }
         return admitted
     }
 

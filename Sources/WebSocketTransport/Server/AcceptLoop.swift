@@ -6,24 +6,19 @@ import LiveConnection
 ///
 /// ```swift
 /// await AcceptLoop.run(
-///     listening: listening, listener: { state.withLock { $0.listener } },
-///     refusing: { state.withLock { $0.refusing } }, acceptFailed: { … },
+///     listening: listening, acceptFailed: { … },
 ///     admit: admit, serve: { await self.serve($0) }, stop: { … })
 /// ```
 enum AcceptLoop {
     /// - Parameters:
-    ///   - listening: passed while the listener is open; shut while connections are refused.
-    ///   - listener: the listening socket now (it is replaced when refusal ends).
-    ///   - refusing: whether a failed accept is the refusal's shut listener, not an error.
+    ///   - listening: the listening socket, and whether connections are refused.
     ///   - acceptFailed: counts an accept that failed for a reason of the system's (EMFILE and
     ///     friends); the loop then waits 50 ms, leaving the connection queued.
     ///   - admit: registers a connection, or answers it (503) and returns nil.
     ///   - serve: one connection's life, in a child task.
     ///   - stop: after cancellation, before the children are awaited: reset what is open.
     static func run<Connection: Sendable>(
-        listening: Gate,
-        listener: () -> TCPListener?,
-        refusing: () -> Bool,
+        listening: Listening,
         acceptFailed: () -> Void,
         admit: (TCPSocket) -> Connection?,
         serve: @escaping @Sendable (Connection) async -> Void,
@@ -36,13 +31,13 @@ enum AcceptLoop {
                 } catch {
                     break
                 }
-                guard let listener = listener() else { continue }
+                guard let listener = listening.listener else { continue }
                 let socket: TCPSocket
                 do throws(TransportError) {
                     socket = try await listener.accept()
                 } catch {
                     if error == .cancelled { break }
-                    if refusing() { continue }
+                    if listening.isRefusing { continue }
                     // A shut-down listener (refuseConnections) fails here too and is replaced.
                     acceptFailed()
                     _ = await IOReactor.shared.wait(for: .readable, on: -1, until: .now + .milliseconds(50))
@@ -53,5 +48,13 @@ enum AcceptLoop {
             }
             stop()
         }
+    }
+
+    /// Answers a connection that finds every place taken with 503 (over plain TCP: a TLS
+    /// client would read it as a broken handshake) and drops it. Best effort and
+    /// non-blocking: a full server must not wait on the client it turns away.
+    static func turnAway(_ socket: TCPSocket, plaintext: Bool) {
+        if plaintext { _ = socket.trySend(UpgradeRefusal(status: 503, reason: "too many connections").response[...]) }
+        socket.shutdown()
     }
 }

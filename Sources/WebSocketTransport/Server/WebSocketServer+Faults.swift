@@ -48,21 +48,8 @@ extension WebSocketServer {
     public func refuseConnections(_ refuse: Bool) throws(TransportError) {
         if refuse {
             note(.refuse(true))
-            let listener: TCPListener? = state.withLock { state in
-                state.refusing = true
-                return state.listener.take()
-            }
-            listening.shut()
-            // Wakes the accept loop's wait; the descriptor closes when its last user lets go.
-            if let listener { posixShutdown(listener.descriptor) }
-        } else {
-            guard state.withLock({ $0.refusing }) else { return }
-            let listener = try TCPListener(host: configuration.host, port: port)
-            state.withLock { state in
-                state.listener = listener
-                state.refusing = false
-            }
-            listening.open()
+            listening.refuse()
+        } else if try listening.reopen() {
             note(.refuse(false))
         }
     }

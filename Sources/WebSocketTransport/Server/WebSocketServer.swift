@@ -84,8 +84,6 @@ public final class WebSocketServer: Sendable {
     }
 
     struct State {
-        var listener: TCPListener?
-        var refusing = false
         var connections: [ServerConnection] = []
         var nextID: UInt64 = 0
         /// Set by ``failHandshakes(status:)``: every handshake is answered with it.
@@ -99,7 +97,7 @@ public final class WebSocketServer: Sendable {
 
     public let configuration: Configuration
     /// The port the server listens on.
-    public let port: UInt16
+    public var port: UInt16 { listening.port }
     let handler: any WebSocketServerHandler
     /// Hears every wire event and fault (a wire history's recorder); nil: nobody listens.
     let observer: (any ServerWireObserver)?
@@ -110,8 +108,8 @@ public final class WebSocketServer: Sendable {
     let frozen = Gate()
     /// Shut while handshakes hang.
     let handshakes = Gate()
-    /// Shut while connections are refused (the accept loop waits at it).
-    let listening = Gate()
+    /// The listening socket, closed while connections are refused.
+    let listening: Listening
 
     /// Binds the listening socket; throws if the address is not a literal or the port is taken.
     /// - Parameters:
@@ -122,20 +120,18 @@ public final class WebSocketServer: Sendable {
     public init(
         configuration: Configuration, handler: some WebSocketServerHandler, observer: (any ServerWireObserver)? = nil
     ) throws(TransportError) {
-        let listener = try TCPListener(host: configuration.host, port: configuration.port)
+        listening = try Listening(host: configuration.host, port: configuration.port)
         self.configuration = configuration
-        self.port = listener.port
         self.handler = handler
         self.observer = observer
-        self.state = Mutex(State(listener: listener))
+        self.state = Mutex(State())
         self.budget = BufferBudget(limit: configuration.maxBufferedBytes)
     }
 
     /// Serves until the task is cancelled; then every connection is reset and awaited.
     public func run() async {
         await AcceptLoop.run(
-            listening: listening, listener: { state.withLock { $0.listener } },
-            refusing: { state.withLock { $0.refusing } },
+            listening: listening,
             acceptFailed: { state.withLock { $0.statistics.acceptFailures += 1 } },
             admit: admit, serve: { await self.serve($0) },
             stop: {
@@ -168,15 +164,7 @@ public final class WebSocketServer: Sendable {
         }
         // Its task sees the reset in its read and ends; it is already out of the count.
         evicted?.reset(because: "evicted: no request head while the server was full")
-        if admitted == nil {
-            guard configuration.tls == nil else {
-                socket.shutdown()
-                return nil
-            }
-            // Best effort and non-blocking: a full server must not wait on the client it turns away.
-            _ = socket.trySend(UpgradeRefusal(status: 503, reason: "too many connections").response[...])
-            socket.shutdown()
-        }
+        if admitted == nil { AcceptLoop.turnAway(socket, plaintext: configuration.tls == nil) }
         return admitted
     }
 
