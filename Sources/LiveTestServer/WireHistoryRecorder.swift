@@ -5,8 +5,8 @@ public import WebSocketTransport
 public import WireHistory
 
 /// Turns what a server sees on the wire into a wire history, streamed to a file: plug it
-/// into a ``WebSocketServer`` (or ``LiveTestServer``) as its observer, or feed it the same
-/// ``ServerWireEvent``s from any server-side code (a proxy).
+/// into a ``WebSocketServer`` (or ``LiveTestServer``) as its observer, or into a
+/// ``WebSocketProxy`` (it is a ``ProxyObserver`` too: `WireHistoryRecorder+Proxy.swift`).
 ///
 /// ```swift
 /// let writer = try WireHistoryWriter(path: "run.jsonl", header: header)
@@ -21,7 +21,7 @@ public import WireHistory
 /// (`/live?client=phone-1`), its `X-Livesim-Client` header, or the address it came from.
 /// It keeps one small entry per connection in progress, and none once a connection is done.
 public final class WireHistoryRecorder: ServerWireObserver {
-    private struct Connection {
+    struct Connection {
         var opened = false
         var attemptEnded = false
         /// The client's close frame arrived: the server's next close frame is its echo.
@@ -29,7 +29,7 @@ public final class WireHistoryRecorder: ServerWireObserver {
     }
 
     public let writer: WireHistoryWriter
-    private let connections = Mutex<[UInt64: Connection]>([:])
+    let connections = Mutex<[UInt64: Connection]>([:])
 
     public init(writer: WireHistoryWriter) {
         self.writer = writer
@@ -58,7 +58,7 @@ public final class WireHistoryRecorder: ServerWireObserver {
 
     public func observe(_ event: ServerWireEvent, on connection: ServerConnection?) {
         guard let connection else {
-            if case .fault(let fault) = event { writer.record(.fault(Self.record(fault))) }
+            if case .fault(let fault) = event { writer.record(.fault(Self.record(fault), client: nil)) }
             return
         }
         let id = Int(connection.id)
@@ -80,10 +80,7 @@ public final class WireHistoryRecorder: ServerWireObserver {
             writer.record(.opened(connection: id))
         case .received(let message):
             switch message {
-            case .text(let text):
-                let size = text.utf8.count
-                let clipped = size <= WireHistoryRecord.textLimit ? text : Self.clip(text)
-                writer.record(.clientMessage(connection: id, binary: false, size: size, text: clipped))
+            case .text(let text): recordText(text, connection: id)
             case .binary(let data):
                 writer.record(.clientMessage(connection: id, binary: true, size: data.count, text: nil))
             }
@@ -109,12 +106,19 @@ public final class WireHistoryRecorder: ServerWireObserver {
         case .done:
             let entry = connections.withLock { $0.removeValue(forKey: connection.id) }
             if entry?.opened == true { writer.record(.serverDone(connection: id)) }
-        case .fault(let fault): writer.record(.fault(Self.record(fault)))
+        case .fault(let fault): writer.record(.fault(Self.record(fault), client: nil))
         }
     }
 
+    /// A text message from the client, clipped to ``WireHistoryRecord/textLimit`` bytes.
+    func recordText(_ text: String, connection id: Int) {
+        let size = text.utf8.count
+        let clipped = size <= WireHistoryRecord.textLimit ? text : Self.clip(text)
+        writer.record(.clientMessage(connection: id, binary: false, size: size, text: clipped))
+    }
+
     /// Marks the attempt ended; true the first time (a refusal then the connection's end tell it once).
-    private func endAttempt(_ id: UInt64) -> Bool {
+    func endAttempt(_ id: UInt64) -> Bool {
         connections.withLock { connections in
             guard var entry = connections[id], !entry.opened, !entry.attemptEnded else { return false }
             entry.attemptEnded = true
@@ -124,7 +128,7 @@ public final class WireHistoryRecorder: ServerWireObserver {
     }
 
     /// The first ``WireHistoryRecord/textLimit`` bytes of `text`, cut at a character boundary.
-    private static func clip(_ text: String) -> String {
+    static func clip(_ text: String) -> String {
         var bytes = 0
         var end = text.startIndex
         for index in text.indices {

@@ -39,8 +39,9 @@ public enum WireHistoryEvent: Hashable, Sendable {
     case idleDrop(connection: Int)
     /// The server is done with the connection (its socket shut): whatever the client does on it is unseen.
     case serverDone(connection: Int)
-    /// A fault control was applied (by a seeded schedule or the admin endpoint).
-    case fault(WireFault)
+    /// A fault control was applied (by a seeded schedule or the admin endpoint): to every
+    /// connection, or (`client` not nil, a proxy aiming at one client) to that client's only.
+    case fault(WireFault, client: String? = nil)
     /// The run is over (the judge's end instant): what follows is teardown.
     case end
 }
@@ -71,8 +72,20 @@ public enum WireFault: Hashable, Sendable {
     case restart
     /// A connection with no frame either way for this long is dropped silently (nil: never).
     case idleTimeout(Duration?)
-    /// Every frame the server sends is delayed by this much.
+    /// Every frame the server sends is delayed by this much (zero: no more latency).
     case latency(Duration)
+    /// Every frame is written in pieces of `bytes` with `pause` between them (the proxy's
+    /// slicing; nil bytes: whole frames again).
+    case slice(bytes: Int?, pause: Duration)
+
+    /// Whether the fault can be aimed at one client: not those of the listening socket or the
+    /// whole server (refuse, restart, idle timeout).
+    public var canBeScoped: Bool {
+        switch self {
+        case .refuse, .restart, .idleTimeout: false
+        case .freeze, .thaw, .handshakeStatus, .hang, .acceptThenClose, .closeAll, .resetAll, .latency, .slice: true
+        }
+    }
 
     /// The fault's name in a history line (`"fault":"…"`).
     public var name: String {
@@ -88,6 +101,7 @@ public enum WireFault: Hashable, Sendable {
         case .restart: "restart"
         case .idleTimeout: "idle-timeout"
         case .latency: "latency"
+        case .slice: "slice"
         }
     }
 }

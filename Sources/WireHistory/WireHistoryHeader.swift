@@ -6,14 +6,18 @@ import Foundation
 /// ```swift
 /// let header = WireHistoryHeader(server: ["mode": "live", "url": "ws://127.0.0.1:9002"], faults: nil,
 ///                                origin: "2026-12-06T02:00:00Z")
-/// header.line   // {"history":"livesim-wire","version":1,"origin":"2026-12-06T02:00:00Z",…}
+/// header.line   // {"history":"livesim-wire","version":2,"origin":"2026-12-06T02:00:00Z",…}
 /// ```
 ///
 /// Every record's `t` counts from the origin on a monotonic clock: `origin` (wall-clock,
 /// UTC) only says when that was, for a reader.
 public struct WireHistoryHeader: Hashable, Sendable {
-    /// The version this build writes and reads.
-    public static let currentVersion = 1
+    /// The version this build writes. Version 2 added fault records aimed at one client (a
+    /// reader of version 1 would ignore the unknown `client` key and read such a fault as the
+    /// whole server's) and the `slice` fault; a version-1 history has neither, so it is read too.
+    public static let currentVersion = 2
+    /// The versions this build reads.
+    public static let readableVersions = 1...currentVersion
     public static let formatName = "livesim-wire"
 
     public var version: Int
@@ -63,8 +67,10 @@ public struct WireHistoryHeader: Hashable, Sendable {
         }
         let fields = Fields(object)
         let version = try fields.integer("version")
-        guard version == Self.currentVersion else {
-            throw .init("version \(version); this livesim reads version \(Self.currentVersion)")
+        guard Self.readableVersions.contains(version) else {
+            throw .init(
+                "version \(version); this livesim reads versions \(Self.readableVersions.lowerBound) to \(Self.currentVersion)"
+            )
         }
         guard let server = object["server"] as? [String: Any] else { throw .init("\"server\" is not an object") }
         var described: [String: String] = [:]

@@ -76,7 +76,8 @@ extension WireHistoryEvent {
         case .serverClose(let connection, let code, let reason):
             [("conn", .int(connection)), ("code", .int(code)), ("reason", .string(reason))]
         case .serverReset(let connection, let reason): [("conn", .int(connection)), ("reason", .string(reason))]
-        case .fault(let fault): [("fault", .string(fault.name))] + fault.fields
+        case .fault(let fault, let client):
+            [("fault", .string(fault.name))] + fault.fields + (client.map { [("client", JSONValue.string($0))] } ?? [])
         case .end: []
         }
     }
@@ -112,7 +113,19 @@ extension WireHistoryEvent {
             self = .serverReset(connection: try fields.connection(), reason: try fields.string("reason"))
         case "idle-drop": self = .idleDrop(connection: try fields.connection())
         case "server-done": self = .serverDone(connection: try fields.connection())
-        case "fault": self = .fault(try WireFault(fields))
+        case "fault":
+            let fault = try WireFault(fields)
+            let client = try fields.optionalString("client")
+            if let client {
+                guard fault.canBeScoped else {
+                    throw .init(
+                        "\"client\": a \(fault.name) fault is the whole server's, it cannot be aimed at one client")
+                }
+                guard (1...128).contains(client.utf8.count) else {
+                    throw .init("\"client\" must be 1 to 128 bytes (got \(client.utf8.count))")
+                }
+            }
+            self = .fault(fault, client: client)
         case "end": self = .end
         default:
             throw .init(
@@ -136,6 +149,8 @@ extension WireFault {
         case .idleTimeout(let timeout):
             [("seconds", timeout.map { .raw(WireHistoryRecord.seconds($0)) } ?? .null)]
         case .latency(let latency): [("seconds", .raw(WireHistoryRecord.seconds(latency)))]
+        case .slice(let bytes, let pause):
+            [("bytes", bytes.map { .int($0) } ?? .null), ("seconds", .raw(WireHistoryRecord.seconds(pause)))]
         }
     }
 
@@ -164,10 +179,14 @@ extension WireFault {
         case "latency":
             guard let latency = try fields.optionalSeconds("seconds") else { throw .init("\"seconds\" is missing") }
             self = .latency(latency)
+        case "slice":
+            let bytes = try fields.optionalInteger("bytes")
+            if let bytes, bytes < 1 { throw .init("\"bytes\" \(bytes) is not a slice size (at least 1, or null)") }
+            self = .slice(bytes: bytes, pause: try fields.optionalSeconds("seconds") ?? .zero)
         default:
             throw .init(
                 "unknown fault \"\(name)\" (known: freeze, thaw, refuse, handshake-status, hang, accept-then-close, "
-                    + "close-all, reset-all, restart, idle-timeout, latency)")
+                    + "close-all, reset-all, restart, idle-timeout, latency, slice)")
         }
     }
 }

@@ -31,9 +31,16 @@ public import WireHistory
 ///   the server sees none of them: the judge reads it as a window it cannot see into (as the
 ///   network path going away and coming back), so no delay across it and no silence in it
 ///   is judged;
+/// - a fault aimed at one client (a proxy's, `"client"` in its record) holds that client's
+///   connections only: a freeze of `a` silences `a`'s sockets and no other's. One that stops
+///   handshakes (a status, a hang, accept-then-close) is read as the server not accepting
+///   anyone: no client is required to be connected meanwhile (the judge keeps one healthy
+///   stretch for all);
 /// - every fault disrupts the world (the attempt rate may rise, the healthy stretch starts again).
 public final class RecordedWire: JudgedWire {
     private struct Socket {
+        /// The client's identity, as its attempt gave it.
+        var client: String?
         var openedAt: VirtualClock.Instant?
         var clientClosed = false
         var serverEndedAt: VirtualClock.Instant?
@@ -60,6 +67,10 @@ public final class RecordedWire: JudgedWire {
         var handshakeStatus: Int?
         var hanging = false
         var frozenSince: VirtualClock.Instant?
+        /// Clients frozen on their own (a proxy's freeze aimed at one), since when.
+        var frozenClients: [String: VirtualClock.Instant] = [:]
+        /// Clients whose handshakes a fault aimed at them stops, and by which faults.
+        var refusedClients: [String: Set<String>] = [:]
         var acceptThenClose = false
         var idleTimeout: Duration?
     }
@@ -105,7 +116,9 @@ public final class RecordedWire: JudgedWire {
                 // The judge read the attempt (it checks after every record): its owner is not asked again.
                 state.attemptClient[id] = nil
             case .opened(let id):
-                state.sockets[id] = Socket(openedAt: now, silentSince: state.frozenSince == nil ? nil : now)
+                let client = state.attemptClient[id].map { state.clients[$0] }
+                let frozen = state.frozenSince != nil || client.map { state.frozenClients[$0] != nil } ?? false
+                state.sockets[id] = Socket(client: client, openedAt: now, silentSince: frozen ? now : nil)
                 emit(.opened(id, socket: id))
             case .clientMessage(let id, let binary, let size, let text):
                 emit(.sent(socket: id, text: binary ? "<binary, \(size) bytes>" : text ?? ""))
@@ -153,7 +166,10 @@ public final class RecordedWire: JudgedWire {
                 // Nothing more can be seen of it: its entry goes (a long history stays small).
                 state.sockets[id] = nil
                 state.attemptClient[id] = nil
-            case .fault(let fault):
+            case .fault(let fault, let client?):
+                Self.apply(fault, toClient: client, in: &state, at: now)
+                return true
+            case .fault(let fault, nil):
                 if let available = Self.apply(fault, to: &state, at: now) { emit(.path(available: available)) }
                 return true
             case .end:
@@ -173,7 +189,9 @@ public final class RecordedWire: JudgedWire {
                 state.sockets[id]!.silentSince = state.sockets[id]!.silentSince ?? now
             }
         case .thaw:
+            // A thaw for all lifts every freeze, of all and of each client (as the proxy's does).
             state.frozenSince = nil
+            state.frozenClients = [:]
             // Alive again, unless it stays silent for another reason (then its silence goes on).
             for id in state.sockets.keys
             where state.sockets[id]!.idleDroppedAt == nil && state.sockets[id]!.serverEndedAt == nil {
@@ -188,9 +206,46 @@ public final class RecordedWire: JudgedWire {
         case .hang(let on): state.hanging = on
         case .acceptThenClose(let code, _): state.acceptThenClose = code != nil
         case .idleTimeout(let timeout): state.idleTimeout = timeout
-        case .closeAll, .resetAll, .restart, .latency: break  // their effects are recorded per connection
+        case .closeAll, .resetAll, .restart, .latency, .slice: break  // their effects are recorded per connection
         }
         return nil
+    }
+
+    /// Applies a fault aimed at one client: only that client's sockets and handshakes.
+    private static func apply(
+        _ fault: WireFault, toClient client: String, in state: inout State, at now: VirtualClock.Instant
+    ) {
+        func refused(_ kind: String, _ on: Bool) {
+            if on {
+                state.refusedClients[client, default: []].insert(kind)
+            } else {
+                state.refusedClients[client]?.remove(kind)
+                if state.refusedClients[client]?.isEmpty == true { state.refusedClients[client] = nil }
+            }
+        }
+        switch fault {
+        case .freeze:
+            state.frozenClients[client] = state.frozenClients[client] ?? now
+            for id in state.sockets.keys where state.sockets[id]!.client == client && state.sockets[id]!.openedAt != nil
+            {
+                state.sockets[id]!.silentSince = state.sockets[id]!.silentSince ?? now
+            }
+        case .thaw:
+            state.frozenClients[client] = nil
+            // Alive again unless a freeze of all holds it, or it is silent for another reason.
+            guard state.frozenSince == nil else { break }
+            for id in state.sockets.keys
+            where state.sockets[id]!.client == client && state.sockets[id]!.idleDroppedAt == nil
+                && state.sockets[id]!.serverEndedAt == nil
+            {
+                state.sockets[id]!.silentSince = nil
+            }
+        case .handshakeStatus(let status): refused("handshake-status", status != nil)
+        case .hang(let on): refused("hang", on)
+        case .acceptThenClose(let code, _): refused("accept-then-close", code != nil)
+        case .closeAll, .resetAll, .latency, .slice: break  // their effects are recorded per connection
+        case .refuse, .restart, .idleTimeout: break  // never aimed at one client (the reader refuses such a record)
+        }
     }
 
     // MARK: JudgedWire
@@ -225,6 +280,7 @@ public final class RecordedWire: JudgedWire {
     public var acceptsConnections: Bool {
         state.withLock {
             !$0.refusing && $0.handshakeStatus == nil && !$0.hanging && $0.frozenSince == nil && !$0.acceptThenClose
+                && $0.frozenClients.isEmpty && $0.refusedClients.isEmpty
         }
     }
 

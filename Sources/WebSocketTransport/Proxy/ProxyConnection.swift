@@ -118,7 +118,9 @@ final class ProxyConnection: BudgetHolder {
 
     /// Drops both links with a TCP reset: no close frames, queued frames discarded.
     func reset(because reason: String) {
+        let first = state.withLock { !$0.ended }
         noteEnd(reason)
+        if first { proxy.note(self, .resetByProxy(reason)) }
         toClient.end()
         toUpstream.end()
         let (client, upstream) = state.withLock { ($0.clientStream, $0.upstream) }

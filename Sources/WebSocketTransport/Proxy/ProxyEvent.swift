@@ -68,6 +68,16 @@ public struct ProxyEvent: Hashable, Sendable {
         case opened
         /// A whole frame (a data message, reassembled, or a control frame) on one link.
         case frame(Direction, Link, opcode: Opcode, size: Int)
+        /// The text of a text message the client sent, whole (its ``frame(_:_:opcode:size:)``
+        /// event follows): a history keeps the subscribe and resume frames a judge reads.
+        case clientText(String)
+        /// A close frame was written to a link: its code (nil when it had none) and reason.
+        /// On the client's link this is when the client can first read it (after latency,
+        /// a freeze, what was queued before it).
+        case closeSent(Link, code: CloseCode?, reason: String)
+        /// The proxy reset both links of its own accord (the `reset` fault, the buffer
+        /// budget, the proxy stopping): why.
+        case resetByProxy(String)
         /// A close frame: who sent it, its code (nil when it had none) and reason.
         case closed(by: Closer, code: CloseCode?, reason: String)
         /// A link ended without a close frame: `detail` is the errno name, or `EOF` when the
@@ -97,4 +107,13 @@ public struct ProxyEvent: Hashable, Sendable {
 /// a file queues the events, bounds its queue and counts what it drops.
 public protocol ProxyObserver: Sendable {
     func observe(_ event: ProxyEvent)
+    /// A fault control was applied, once per call and before it acts, whether or not a
+    /// connection is open for it to touch.
+    func observe(_ fault: ProxyFault, aimedAt target: FaultTarget)
+}
+
+extension ProxyObserver {
+    /// Faults are heard per connection through ``ProxyEvent/Kind/fault(_:)`` too: an observer
+    /// that needs only those leaves this out.
+    public func observe(_ fault: ProxyFault, aimedAt target: FaultTarget) {}
 }

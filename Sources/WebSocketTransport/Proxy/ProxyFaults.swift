@@ -17,6 +17,14 @@ public enum FaultTarget: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The client aimed at; nil for every connection.
+    public var client: String? {
+        switch self {
+        case .all: nil
+        case .client(let identity): identity
+        }
+    }
+
     func matches(_ identity: String) -> Bool {
         switch self {
         case .all: true

@@ -32,6 +32,7 @@ extension WebSocketProxy {
     /// Every open connection of the target gets a close frame with this code and reason (as if
     /// the user's server had sent it); its upstream link is closed with 1001.
     public func close(_ target: FaultTarget, code: CloseCode, reason: String) {
+        note(.close(code: code, reason: reason), aimedAt: target)
         for connection in connections where connection.isOpen && target.matches(connection.client) {
             note(connection, .fault("close \(code.rawValue) \(reason)"))
             connection.closeFromProxy(code: code, reason: reason)
@@ -40,6 +41,7 @@ extension WebSocketProxy {
 
     /// Every open connection of the target is dropped with a TCP reset on both links: no close frame.
     public func reset(_ target: FaultTarget) {
+        note(.reset, aimedAt: target)
         for connection in connections where connection.isOpen && target.matches(connection.client) {
             count { $0.resets += 1 }
             note(connection, .fault("reset"))
@@ -50,6 +52,7 @@ extension WebSocketProxy {
     /// The target's links stay open but nothing is read, written or forwarded, and no handshake
     /// is answered (no pongs either: a client's heartbeat must notice) until ``thaw(_:)``.
     public func freeze(_ target: FaultTarget) {
+        note(.freeze, aimedAt: target)
         let affected: [ProxyConnection] = state.withLock { state in
             state.faults.frozen.insert(target)
             return state.connections.filter { target.matches($0.client) }
@@ -63,6 +66,7 @@ extension WebSocketProxy {
 
     /// Lifts a freeze; ``FaultTarget/all`` lifts every freeze, of all and of each client.
     public func thaw(_ target: FaultTarget) {
+        note(.thaw, aimedAt: target)
         let affected: [ProxyConnection] = state.withLock { state in
             if target == .all { state.faults.frozen = [] } else { state.faults.frozen.remove(target) }
             return state.connections.filter { target.matches($0.client) }
@@ -87,6 +91,7 @@ extension WebSocketProxy {
         } else {
             _ = try listening.reopen()
         }
+        note(.refuse(refuse), aimedAt: .all)
     }
 
     /// Answer the target's later handshakes with this HTTP status instead of passing them
@@ -95,11 +100,13 @@ extension WebSocketProxy {
         if let status {
             precondition((100...599).contains(status) && status != 101, "\(status) is not a refusal status")
         }
+        note(.handshakeStatus(status), aimedAt: target)
         state.withLock { $0.faults.handshakeStatus[target] = status }
     }
 
     /// Leave the target's handshakes unanswered (true), or answer them, those waiting too (false).
     public func hangHandshakes(_ target: FaultTarget, _ hang: Bool) {
+        note(.hang(hang), aimedAt: target)
         let affected: [ProxyConnection] = state.withLock { state in
             if hang { state.faults.hung.insert(target) } else { state.faults.hung.remove(target) }
             return state.connections.filter { target.matches($0.client) }
@@ -114,6 +121,7 @@ extension WebSocketProxy {
     /// The target's later connections complete their handshake and are at once closed with
     /// this code (a flapping server); nil removes the setting.
     public func acceptThenClose(_ target: FaultTarget, code: CloseCode?, reason: String = "") {
+        note(.acceptThenClose(code: code, reason: reason), aimedAt: target)
         state.withLock { $0.faults.acceptThenClose[target] = code.map { ClosePayload(code: $0, reason: reason) } }
     }
 
@@ -121,6 +129,7 @@ extension WebSocketProxy {
     /// by twice it: a round trip); nil removes the setting.
     public func setLatency(_ target: FaultTarget, _ latency: Duration?) {
         if let latency { precondition(latency >= .zero, "latency must not be negative, got \(latency)") }
+        note(.latency(latency), aimedAt: target)
         let affected = state.withLock { state in
             state.faults.latency[target] = latency
             return state.connections.filter { target.matches($0.client) }
@@ -132,6 +141,7 @@ extension WebSocketProxy {
 
     /// Write every frame on the target's connections, each way, in slices (nil: whole).
     public func setSlicing(_ target: FaultTarget, _ slicing: Slicing?) {
+        note(.slicing(slicing), aimedAt: target)
         let affected = state.withLock { state in
             state.faults.slicing[target] = slicing
             return state.connections.filter { target.matches($0.client) }

@@ -118,10 +118,15 @@ extension WebSocketProxy {
         decoder.append(leftover)
         defer { connection.noteIncoming(link, 0) }
         while true {
-            do {
-                try await passFreeze(connection)
-            } catch {
-                return .stopped
+            // The client's wire is watched while frozen (as the server watches it): a client that
+            // gives a frozen socket up is seen when it does. What it sends waits in the queue,
+            // which the writer holds until the thaw; the upstream's link is not read at all.
+            if link == .upstream {
+                do {
+                    try await passFreeze(connection)
+                } catch {
+                    return .stopped
+                }
             }
             do throws(ProtocolFailure) {
                 while let event = try decoder.nextEvent() {
@@ -144,6 +149,9 @@ extension WebSocketProxy {
                             _ = await queue.push(.init(opcode: .close, payload: body.bytes, enqueuedAt: .now))
                         }
                         return .closed
+                    }
+                    if link == .client, item.opcode == .text, observer != nil {
+                        note(connection, .clientText(String(decoding: item.payload, as: UTF8.self)))
                     }
                     note(connection, .frame(.received, link, opcode: item.opcode, size: item.payload.count))
                     guard await queue.push(item) else { return .stopped }
@@ -217,6 +225,10 @@ extension WebSocketProxy {
                 return .destinationFailed(link, detail: detail)
             }
             note(connection, .frame(.sent, link, opcode: item.opcode, size: item.payload.count))
+            if item.opcode == .close {
+                let body = try? ClosePayload(parsing: item.payload)
+                note(connection, .closeSent(link, code: body?.code, reason: body?.reason ?? ""))
+            }
         }
         return nil
     }

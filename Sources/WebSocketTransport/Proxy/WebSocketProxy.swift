@@ -179,6 +179,11 @@ public final class WebSocketProxy: Sendable {
         observer.observe(ProxyEvent(connection: connection.id, client: connection.client, at: .now, kind: kind))
     }
 
+    /// Tells the observer a fault control was applied (before it acts: its record comes first).
+    func note(_ fault: ProxyFault, aimedAt target: FaultTarget) {
+        observer?.observe(fault, aimedAt: target)
+    }
+
     func count(_ update: (inout ProxyStatistics) -> Void) { state.withLock { update(&$0.statistics) } }
 
     // MARK: Observation
