@@ -4,9 +4,10 @@ import Synchronization
 import WebSocketTransport
 import WireHistory
 
-/// `--record FILE` of `serve` and `torture`: the server's observer from the moment it is made,
-/// writing to the file once the server is bound and its URL known (the header names it).
-final class HistoryRecording: ServerWireObserver {
+/// `--record FILE` of `serve`, `proxy` and `torture`: the server's (or the proxy's) observer
+/// from the moment it is made, writing to the file once it is bound and its URL known (the
+/// header names it). One ``WireHistoryRecorder`` records either.
+final class HistoryRecording: ServerWireObserver, ProxyObserver {
     let path: String
     /// The header as known when the server is made; its URL and origin are set at the start.
     private let header: WireHistoryHeader
@@ -14,10 +15,39 @@ final class HistoryRecording: ServerWireObserver {
 
     /// Checks at once that the file can be created, so that a bad path stops the command
     /// before it serves anything.
-    init(
+    convenience init(
         path: String, mode: String, configuration: WebSocketServer.Configuration,
         faults: WireHistoryHeader.FaultSchedule?
     )
+        throws(WireHistoryError)
+    {
+        var server = [
+            "mode": mode, "host": configuration.host,
+            "handshakeTimeout": WireHistoryRecord(at: configuration.handshakeTimeout, event: .end).secondsText,
+            "closeTimeout": WireHistoryRecord(at: configuration.closeTimeout, event: .end).secondsText,
+            "maxMessageSize": "\(configuration.maxMessageSize)",
+        ]
+        server["tls"] = configuration.tls == nil ? "false" : "true"
+        try self.init(path: path, server: server, faults: faults)
+    }
+
+    /// For the proxy: the header's `server` is the proxy's configuration, with `mode` `proxy`
+    /// (or `torture` when torture runs it) and the `upstream` URL.
+    convenience init(
+        path: String, mode: String, proxy configuration: WebSocketProxy.Configuration,
+        faults: WireHistoryHeader.FaultSchedule?
+    ) throws(WireHistoryError) {
+        let server = [
+            "mode": mode, "host": configuration.host, "upstream": configuration.upstream.absoluteString,
+            "tls": configuration.tls == nil ? "false" : "true",
+            "handshakeTimeout": WireHistoryRecord(at: configuration.handshakeTimeout, event: .end).secondsText,
+            "closeTimeout": WireHistoryRecord(at: configuration.closeTimeout, event: .end).secondsText,
+            "maxMessageSize": "\(configuration.maxMessageSize)",
+        ]
+        try self.init(path: path, server: server, faults: faults)
+    }
+
+    private init(path: String, server: [String: String], faults: WireHistoryHeader.FaultSchedule?)
         throws(WireHistoryError)
     {
         self.path = path
@@ -29,13 +59,6 @@ final class HistoryRecording: ServerWireObserver {
                 file: path, line: nil, reason: "cannot create the file: \(String(cString: strerror(errno)))")
         }
         close(descriptor)
-        var server = [
-            "mode": mode, "host": configuration.host,
-            "handshakeTimeout": WireHistoryRecord(at: configuration.handshakeTimeout, event: .end).secondsText,
-            "closeTimeout": WireHistoryRecord(at: configuration.closeTimeout, event: .end).secondsText,
-            "maxMessageSize": "\(configuration.maxMessageSize)",
-        ]
-        server["tls"] = configuration.tls == nil ? "false" : "true"
         header = WireHistoryHeader(server: server, faults: faults, origin: "")
     }
 
@@ -56,6 +79,14 @@ final class HistoryRecording: ServerWireObserver {
 
     func observe(_ event: ServerWireEvent, on connection: ServerConnection?) {
         recorder.withLock { $0 }?.observe(event, on: connection)
+    }
+
+    func observe(_ event: ProxyEvent) {
+        recorder.withLock { $0 }?.observe(event)
+    }
+
+    func observe(_ fault: ProxyFault, aimedAt target: FaultTarget) {
+        recorder.withLock { $0 }?.observe(fault, aimedAt: target)
     }
 
     /// Records the end instant (what follows is the teardown of the clients).

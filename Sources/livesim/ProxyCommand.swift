@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveTestServer
 import WebSocketTransport
+import WireHistory
 
 extension Command {
     /// `livesim proxy`: a WebSocket proxy in front of the user's own server, with `serve`'s faults.
@@ -13,7 +14,8 @@ extension Command {
                                  [--tls-cert FILE --tls-key FILE] [--upstream-ca FILE]
                                  [--admin-port N] [--admin-host ADDRESS] [--admin-token TOKEN]
                                  [--max-message-size N] [--handshake-timeout D] [--connect-timeout D]
-                                 [--max-connections N] [--max-buffered-bytes N] [--duration D]
+                                 [--max-connections N] [--max-buffered-bytes N] [--duration D] [--record FILE]
+                                 [--faults SEED [--fault-profile P] [--fault-interval D]]
 
             Listens for WebSocket clients and passes each one's handshake and frames on to the
             upstream server, frame by frame, both ways (pings and pongs too). Its admin HTTP
@@ -48,10 +50,20 @@ extension Command {
                                        messages), 1048576 to 68719476736; past it the largest holders are
                                        reset (default 268435456: 256 MiB)
               --duration D             exit after D, 1ms to 1000h
+              --record FILE            write the wire history to FILE as it happens, as serve --record does
+                                       (docs/wire-history.md): what each client did on its link to the proxy,
+                                       with its client name, and every fault with the client it was aimed at;
+                                       `livesim judge FILE` judges it
+              --faults SEED            apply the seed's fault schedule to every connection in real time, as
+                                       serve --faults does, without the kinds only the live server can do
+                                       (restart, idle timeout, broadcasts); the schedule covers --duration
+                                       (default: its first hour)
+            \(RealTimeFaults.usage)
             """,
         exitCodes: [
             0: "stopped by SIGINT, SIGTERM or --duration (every connection dropped)",
-            1: "an error: the upstream cannot be reached, an address cannot be bound, a file cannot be read",
+            1:
+                "an error: the upstream cannot be reached, an address cannot be bound, a file cannot be read, the history cannot be written",
         ],
         parse: { arguments throws(ArgumentError) in
             guard let upstreamText = try arguments.option("--upstream") else {
@@ -82,6 +94,10 @@ extension Command {
             configuration.maxBufferedBytes = try arguments.integer(
                 "--max-buffered-bytes", in: (1 << 20)...(1 << 36), default: configuration.maxBufferedBytes)
             let duration = try arguments.duration("--duration", in: Arguments.runDurations)
+            let record = try arguments.option("--record")
+            let faultSeed = try arguments.seed("--faults")
+            let faults = try RealTimeFaults.parse(
+                &arguments, seed: faultSeed, duration: duration ?? .seconds(3600), target: .proxy)
             try arguments.finish()
             guard (certificate == nil) == (key == nil) else {
                 throw .conflict(
@@ -102,14 +118,20 @@ extension Command {
                     }
                     configuration.upstreamTLS = TLSConfiguration(trusting: [pem])
                 }
+                // The file is checked before the proxy binds: its problem is reported first.
+                let history = try record.map { path throws(WireHistoryError) in
+                    try HistoryRecording(path: path, mode: "proxy", proxy: configuration, faults: faults?.schedule)
+                }
                 let proxy = try listening(configuration.host, configuration.port) {
-                    try WebSocketProxy(configuration: configuration)
+                    try WebSocketProxy(configuration: configuration, observer: history)
                 }
                 do {
                     try await proxy.checkUpstream()
                 } catch {
                     throw CommandFailure("cannot reach the upstream \(upstream.absoluteString): \(error)")
                 }
+                let scheme = configuration.tls == nil ? "ws" : "wss"
+                try history?.started(url: "\(scheme)://\(bracketed(configuration.host)):\(proxy.port)")
                 let admin = try listening(adminHost, adminPort) {
                     try AdminEndpoint.server(controlling: proxy, host: adminHost, port: adminPort, token: adminToken)
                 }
@@ -119,16 +141,17 @@ extension Command {
                             + " and anyone who reaches it can reset every connection"
                             + (adminToken == nil ? "; give --admin-token" : ""))
                 }
-                let scheme = configuration.tls == nil ? "ws" : "wss"
                 printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(proxy.port)")
                 printLine("admin on http://\(bracketed(adminHost)):\(admin.port)")
                 await serveUntilStopped(duration: duration) {
                     await withDiscardingTaskGroup { group in
                         group.addTask { await proxy.run() }
                         group.addTask { await admin.run() }
+                        if let faults { group.addTask { await faults.run(on: proxy, announce: printLine) } }
                     }
                 }
-                return 0
+                history?.end()
+                return try history?.finish() ?? 0
             }
         })
 }

@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveConnectionSimulator
 import LiveTestServer
+import WebSocketTransport
 import WireHistory
 
 /// `--faults SEED`: the swarm's server and network faults for a seed, applied to a real
@@ -12,8 +13,26 @@ import WireHistory
 /// the kinds a real server can apply: refusals, handshake statuses and hangs, closes (and
 /// terminal ones), resets, freezes, latency, restarts, idle timeouts, the hostile server
 /// (accept-then-close; a slow handshake as a hang; a malformed frame is left out) and the
-/// broadcasts. App intents and the faults only a simulator can give are left out.
+/// broadcasts. App intents and the faults only a simulator can give are left out. In front
+/// of the user's server (`proxy --faults`, `torture --upstream`) the same schedule is applied
+/// by the proxy, without the kinds only the live server can do (restart, idle timeout,
+/// broadcasts): every action it keeps is the same action at the same instant.
 struct RealTimeFaults: Sendable {
+    /// What applies the schedule: the live test server, or the proxy in front of the user's.
+    enum Target: Sendable {
+        case server
+        case proxy
+
+        /// The kinds this target can apply.
+        var kinds: Set<FaultKind> {
+            switch self {
+            case .server: RealTimeFaults.kinds
+            // The user's server is not ours to restart, idle-time or broadcast on.
+            case .proxy: RealTimeFaults.kinds.subtracting([.restart, .idleTimeout, .broadcast])
+            }
+        }
+    }
+
     enum Profile: String, CaseIterable, Sendable {
         /// The seed's own swarm mix: the kinds it turned on, at its rates (a few seconds to ten minutes apart).
         case swarm
@@ -33,6 +52,7 @@ struct RealTimeFaults: Sendable {
     var interval: Duration
     /// How long the schedule runs.
     var duration: Duration
+    var target: Target = .server
 
     /// What the history's header and the rerun line call it.
     var description: String {
@@ -48,7 +68,7 @@ struct RealTimeFaults: Sendable {
             ? FaultMix(rates: Self.kinds.sorted().map { .init(kind: $0, meanInterval: interval) }) : nil
         let scenario = ScenarioGenerator(duration: duration, faults: mix).scenario(seed: seed)
         return scenario.schedule.filter { scheduled in
-            guard let kind = FaultKind(of: scheduled.action), Self.kinds.contains(kind) else { return false }
+            guard let kind = FaultKind(of: scheduled.action), target.kinds.contains(kind) else { return false }
             if case .hostile(.malformedFrame?) = scheduled.action { return false }
             return true
         }
@@ -73,6 +93,74 @@ struct RealTimeFaults: Sendable {
             if let line = apply(scheduled.action, to: live, hostile: &hostile) {
                 announce("fault \(scheduled.at.traceFormatted): \(line)")
             }
+        }
+    }
+
+    /// Applies every action at its time from now to the proxy (every connection), printing
+    /// each; returns when the schedule is done or the task is cancelled.
+    func run(on proxy: WebSocketProxy, announce: @escaping @Sendable (String) -> Void) async {
+        let start = ContinuousClock.now
+        var hostile: HostileServer?
+        for scheduled in actions {
+            do {
+                try await ContinuousClock().sleep(until: start + scheduled.at)
+            } catch {
+                return
+            }
+            if let line = apply(scheduled.action, to: proxy, hostile: &hostile) {
+                announce("fault \(scheduled.at.traceFormatted): \(line)")
+            }
+        }
+    }
+
+    /// Applies one action through the proxy, to every connection, in the server's words.
+    private func apply(_ action: SimulationAction, to proxy: WebSocketProxy, hostile: inout HostileServer?) -> String? {
+        switch action {
+        case .refuseConnections(let refuse):
+            do {
+                try proxy.refuseConnections(refuse)
+            } catch {
+                return "refuse \(refuse) failed: \(error)"
+            }
+            return refuse ? "refuse connections" : "accept connections"
+        case .failHandshakes(let status):
+            proxy.failHandshakes(.all, status: status)
+            return status.map { "handshakes answered \($0)" } ?? "handshakes accepted"
+        case .hangHandshakes(let hang):
+            proxy.hangHandshakes(.all, hang)
+            return hang ? "handshakes hang" : "handshakes answered"
+        case .closeConnection(let code, let reason):
+            proxy.close(.all, code: code, reason: reason)
+            return "close \(code.rawValue) \"\(reason)\""
+        case .resetConnection:
+            proxy.reset(.all)
+            return "reset"
+        case .freeze:
+            proxy.freeze(.all)
+            return "freeze"
+        case .thaw:
+            proxy.thaw(.all)
+            return "thaw"
+        case .setLatency(let latency):
+            proxy.setLatency(.all, latency)
+            return "latency \(latency.traceFormatted)"
+        case .hostile(let next):
+            if case .slowHandshake? = hostile { proxy.hangHandshakes(.all, false) }
+            if case .acceptThenClose? = hostile { proxy.acceptThenClose(.all, code: nil) }
+            hostile = next
+            switch next {
+            case .acceptThenClose(let code)?:
+                proxy.acceptThenClose(.all, code: code, reason: "hostile server")
+                return "accept then close \(code.rawValue)"
+            case .slowHandshake?:
+                proxy.hangHandshakes(.all, true)
+                return "handshakes hang (a slow handshake)"
+            case .malformedFrame?, nil:
+                return "hostile server off"
+            }
+        default:
+            // Restart, idle timeout and broadcasts are not in a proxy's schedule (`Target.proxy`).
+            return nil
         }
     }
 
@@ -149,9 +237,9 @@ extension RealTimeFaults {
 
     /// Reads `--fault-profile` and `--fault-interval` for a schedule of `seed` (nil: no
     /// schedule, and then neither option may be given).
-    static func parse(_ arguments: inout Arguments, seed: UInt64?, duration: Duration) throws(ArgumentError)
-        -> RealTimeFaults?
-    {
+    static func parse(
+        _ arguments: inout Arguments, seed: UInt64?, duration: Duration, target: Target = .server
+    ) throws(ArgumentError) -> RealTimeFaults? {
         let profile = try arguments.choice("--fault-profile", from: Profile.allCases.map(\.rawValue))
         let interval = try arguments.duration("--fault-interval", in: .seconds(1)...(.seconds(3600)))
         guard let seed else {
@@ -164,6 +252,7 @@ extension RealTimeFaults {
         if chosen == .swarm, interval != nil {
             throw .conflict("--fault-interval sets storm's rate; swarm draws its own")
         }
-        return RealTimeFaults(seed: seed, profile: chosen, interval: interval ?? defaultInterval, duration: duration)
+        return RealTimeFaults(
+            seed: seed, profile: chosen, interval: interval ?? defaultInterval, duration: duration, target: target)
     }
 }
