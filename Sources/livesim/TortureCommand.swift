@@ -12,8 +12,9 @@ extension Command {
         summary: "run any client command against the live server under a seed's faults, and judge it",
         usage: """
             usage: livesim torture --seed N --duration D [--claims FILE | --claims-of NAME] [--record FILE] [--tolerance D]
-                                   [--fault-profile P] [--fault-interval D] [--port N] -- CMD ARGS...
-                   livesim torture --seed N --duration D [--fault-profile P] [--fault-interval D] --list-faults
+                                   [--fault-profile P] [--fault-interval D] [--port N] [--upstream URL] -- CMD ARGS...
+                   livesim torture --seed N --duration D [--fault-profile P] [--fault-interval D] [--upstream URL]
+                                   --list-faults
 
             Starts the live test server on loopback with seed N's fault schedule (as serve does with a seed),
             records its wire history, and runs CMD ARGS... with the server's URL in the environment
@@ -32,7 +33,12 @@ extension Command {
               --record FILE            the history's file (default: livesim-torture-seedN.jsonl in the current
                                        directory; an existing one is kept and -2, -3, … is added)
               --tolerance D            added to every bound for a real clock, 0s to 1m (default 250ms)
-              --port N                 the server's port, 0 to 65535 (default 0: the system picks one)
+              --port N                 the server's (or proxy's) port, 0 to 65535 (default 0: the system picks one)
+              --upstream URL           your own server (ws[s]://HOST[:PORT]/PATH): torture runs livesim proxy in
+                                       front of it instead of the live server, with the same schedule less what
+                                       only the live server can do (restart, idle timeout, broadcasts), and
+                                       records the client's side of the proxy; an upstream that cannot be
+                                       reached is an error before CMD starts
               --list-faults            print the seed's fault schedule, one action a line, and exit 0 (no
                                        command: nothing runs)
             \(RealTimeFaults.usage)
@@ -41,7 +47,7 @@ extension Command {
             0: "the client kept every rule",
             1: "the client broke a rule (each is printed, with the history and the rerun line)",
             2:
-                "the run could not be made: the claims file cannot be read, CMD cannot start, the port cannot be bound, the history cannot be written",
+                "the run could not be made: the claims file cannot be read, CMD cannot start, the port cannot be bound, the upstream cannot be reached, the history cannot be written",
             130: "interrupted by SIGINT (the command's process group is ended first)",
             143: "interrupted by SIGTERM (likewise)",
         ],
@@ -61,7 +67,13 @@ extension Command {
             let tolerance = try arguments.duration(
                 "--tolerance", in: .zero...(.seconds(60)), default: .milliseconds(250))
             let port = try arguments.integer("--port", in: 0...65535, default: 0)
-            guard let faults = try RealTimeFaults.parse(&arguments, seed: seed, duration: duration) else {
+            let upstream = try arguments.option("--upstream").map { text throws(ArgumentError) in
+                try parseWebSocketURL(text)
+            }
+            guard
+                let faults = try RealTimeFaults.parse(
+                    &arguments, seed: seed, duration: duration, target: upstream == nil ? .server : .proxy)
+            else {
                 throw .conflict("torture needs --seed N (the fault schedule)")
             }
             let list = try arguments.flag("--list-faults")
@@ -77,8 +89,7 @@ extension Command {
             guard !command.isEmpty else { throw .missingPositional("-- CMD ARGS...") }
             let run = TortureRun(
                 faults: faults, claimsPath: claimsPath, claimsOf: claimsOf, record: record, tolerance: tolerance,
-                port: UInt16(port),
-                command: command)
+                port: UInt16(port), upstream: upstream, command: command)
             return { await run.run() }
         })
 }

@@ -15,6 +15,8 @@ struct TortureRun: Sendable {
     var record: String?
     var tolerance: Duration
     var port: UInt16
+    /// The user's server, to put the proxy in front of instead of running the live server.
+    var upstream: URL?
     var command: [String]
 
     /// The identity the URL gives the command's connections.
@@ -29,23 +31,20 @@ struct TortureRun: Sendable {
             return 2
         }
         let path = record ?? Self.freshName("livesim-torture-seed\(faults.seed)", extension: "jsonl")
-        var configuration = WebSocketServer.Configuration(host: "127.0.0.1", port: port)
-        configuration.compression = PerMessageDeflate()
         let history: HistoryRecording
-        let live: LiveTestServer
+        let subject: TortureSubject
         do {
-            history = try HistoryRecording(
-                path: path, mode: "torture", configuration: configuration, faults: faults.schedule)
-            live = try LiveTestServer(configuration: configuration, observer: history)
-            try history.started(url: "ws://127.0.0.1:\(live.port)/live")
+            (subject, history) = try await TortureSubject.start(
+                upstream: upstream, port: port, path: path, faults: faults)
         } catch {
-            standardError("livesim torture: \(error)")
+            standardError("livesim torture: \(describe(error))")
             return 2
         }
-        let url = "ws://127.0.0.1:\(live.port)/live?client=\(Self.client)"
+        let url = subject.clientURL(client: Self.client)
         let arguments = command.map { $0.replacingOccurrences(of: "{url}", with: url) }
+        let front = upstream.map { "proxy \(url) in front of \($0.absoluteString)" } ?? "server \(url)"
         printLine(
-            "torture: seed \(faults.seed), \(faults.description), for \(formatDuration(faults.duration)); server \(url)"
+            "torture: seed \(faults.seed), \(faults.description), for \(formatDuration(faults.duration)); \(front)"
         )
         printLine("torture: history \(path)")
         let child: ChildProcess
@@ -61,12 +60,12 @@ struct TortureRun: Sendable {
         defer { signals.restoreDefaults() }
         let interrupted = await withTaskGroup(of: Int32?.self) { group in
             group.addTask {
-                await live.run()
+                await subject.run()
                 return nil
             }
             group.addTask {
                 // Done early, the run goes on to its duration: a nil ends nothing.
-                await faults.run(on: live) { printLine("torture: \($0)") }
+                await subject.run(faults) { printLine("torture: \($0)") }
                 return nil
             }
             group.addTask {
@@ -148,6 +147,7 @@ struct TortureRun: Sendable {
         } else if faults.interval != RealTimeFaults.defaultInterval {
             words += ["--fault-interval", formatDuration(faults.interval)]
         }
+        if let upstream { words += ["--upstream", upstream.absoluteString] }
         if let claimsPath { words += ["--claims", claimsPath] }
         if let claimsOf { words += ["--claims-of", claimsOf] }
         if tolerance != .milliseconds(250) { words += ["--tolerance", formatDuration(tolerance)] }
