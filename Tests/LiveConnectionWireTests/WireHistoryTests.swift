@@ -24,7 +24,9 @@ struct WireHistoryTests {
         .fault(.handshakeStatus(nil)), .fault(.hang(false)), .fault(.acceptThenClose(code: 1011, reason: "flap")),
         .fault(.acceptThenClose(code: nil, reason: "")), .fault(.closeAll(code: 4001, reason: "token expired")),
         .fault(.resetAll(handshakes: true)), .fault(.restart), .fault(.idleTimeout(.milliseconds(1500))),
-        .fault(.idleTimeout(nil)), .fault(.latency(.microseconds(250))), .end,
+        .fault(.idleTimeout(nil)), .fault(.latency(.microseconds(250))), .fault(.freeze, client: "phone-a"),
+        .fault(.closeAll(code: 4003, reason: "forbidden"), client: "phone \"b\""),
+        .fault(.slice(bytes: 3, pause: .milliseconds(1)), client: "c"), .fault(.slice(bytes: nil, pause: .zero)), .end,
     ]
 
     @Test("every event is written as one line and read back the same")
@@ -55,6 +57,11 @@ struct WireHistoryTests {
             (#"{"t":2,"e":"server-close","conn":1,"code":99}"#, "not a close code"),
             (#"{"t":2,"e":"fault","fault":"handshake-status","status":101}"#, "not an HTTP refusal status"),
             (#"[1,2]"#, "not a JSON object"),
+            (#"{"t":2,"e":"fault","fault":"refuse","on":true,"client":"a"}"#, "cannot be aimed at one client"),
+            (#"{"t":2,"e":"fault","fault":"restart","client":"a"}"#, "cannot be aimed at one client"),
+            (#"{"t":2,"e":"fault","fault":"freeze","client":""}"#, #""client" must be 1 to 128 bytes"#),
+            (#"{"t":2,"e":"fault","fault":"freeze","client":7}"#, #""client""#),
+            (#"{"t":2,"e":"fault","fault":"slice","bytes":0,"seconds":0.001}"#, "not a slice size"),
         ])
     func malformedLine(line: String, reason: String) throws {
         let path = try Self.write([WireHistoryHeader.example.line, #"{"t":1.0,"e":"open","conn":1}"#, "", line])
@@ -73,7 +80,7 @@ struct WireHistoryTests {
     func notAHistory() throws {
         for (lines, reason) in [
             ([#"{"t":0,"e":"end"}"#], "not a wire history"),
-            ([#"{"history":"livesim-wire","version":2,"origin":"x","server":{},"faults":null}"#], "version 2"),
+            ([#"{"history":"livesim-wire","version":3,"origin":"x","server":{},"faults":null}"#], "version 3"),
             ([], "empty"),
         ] {
             let path = try Self.write(lines)
