@@ -141,6 +141,11 @@ final class LiveServeProcess {
     /// Sends `method path` (with its query) to the admin endpoint and returns the body of the
     /// answer. Plain POSIX sockets with a 10 s deadline on every read and write.
     func admin(_ path: String, method: String = "POST") throws -> String {
+        try Self.admin(path, method: method, port: adminPort)
+    }
+
+    /// The same request to any admin endpoint on loopback (`livesim proxy`'s too).
+    static func admin(_ path: String, method: String = "POST", port adminPort: UInt16) throws -> String {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw AdminFailure(description: "socket: errno \(errno)") }
         defer { close(socket) }
