@@ -104,7 +104,7 @@ extension WireHistoryRecorder: ProxyObserver {
     }
 
     /// `127.0.0.1:53122` → `127.0.0.1`, `[::1]:53122` → `::1`: the server's name for a client that gives none.
-    static func host(of address: String) -> String {
+    public static func host(of address: String) -> String {
         if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
             return String(address[address.index(after: address.startIndex)..<close])
         }

@@ -74,4 +74,64 @@ struct WireHistoryRecorderTests {
             })
         #expect(zip(records, records.dropFirst()).allSatisfy { $0.at <= $1.at }, "times go backwards")
     }
+
+    @Test(
+        "through the proxy the same life is recorded from the client's link, with the fault aimed at the client by name"
+    )
+    func oneConnectionThroughProxy() async throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "proxied-\(UUID().uuidString).jsonl").path
+        let writer = try WireHistoryWriter(
+            path: path, header: WireHistoryHeader(server: ["mode": "proxy"], faults: nil, origin: "now"))
+        let recorder = WireHistoryRecorder(writer: writer)
+        let live = try LiveTestServer(configuration: .init())
+        let proxy = try WebSocketProxy(
+            configuration: .init(upstream: URL(string: "ws://127.0.0.1:\(live.port)/live")!), observer: recorder)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await live.run() }
+            group.addTask { await proxy.run() }
+            // A standing fault for a client that is not connected is recorded too, with its name.
+            proxy.failHandshakes(.client("other"), status: 503)
+            let endpoint = Endpoint(url: URL(string: "ws://127.0.0.1:\(proxy.port)/?client=tester")!)
+            let connection = try await WebSocketTransport(configuration: .init(connectTimeout: .seconds(20)))
+                .connect(to: endpoint)
+            try await connection.send(.text(#"{"type": "subscribe", "topic": "feed"}"#))
+            let read = ContinuousClock.now + .seconds(20)
+            while live.subscriptionLog.isEmpty, ContinuousClock.now < read {
+                try await ContinuousClock().sleep(for: .milliseconds(10))
+            }
+            proxy.close(.client("tester"), code: .forbidden, reason: "go away")
+            var event = try await connection.receive()
+            while case .message = event { event = try await connection.receive() }
+            #expect(event == .closed(code: .forbidden, reason: "go away"))
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !((try? String(contentsOfFile: path, encoding: .utf8))?.contains("server-done") ?? false),
+                ContinuousClock.now < deadline
+            {
+                try await ContinuousClock().sleep(for: .milliseconds(20))
+            }
+            recorder.end()
+            group.cancelAll()
+        }
+        try writer.close()
+        let (_, records) = try WireHistoryReader.records(at: path)
+        let events = records.map(\.event)
+        #expect(events.first == .fault(.handshakeStatus(503), client: "other"), "\(events)")
+        let life = ["attempt", "open", "client-message", "fault", "server-close", "client-close", "server-done", "end"]
+        #expect(Array(events.dropFirst().map(\.name).prefix(life.count)) == life, "\(events)")
+        #expect(events.contains(.attempt(connection: 1, client: "tester", path: "/?client=tester")))
+        // The words of what the client sent, as the server's history keeps them.
+        #expect(
+            events.contains(
+                .clientMessage(connection: 1, binary: false, size: 38, text: #"{"type": "subscribe", "topic": "feed"}"#)
+            ))
+        #expect(events.contains(.fault(.closeAll(code: 4003, reason: "go away"), client: "tester")))
+        #expect(events.contains(.serverClose(connection: 1, code: 4003, reason: "go away")))
+        #expect(zip(records, records.dropFirst()).allSatisfy { $0.at <= $1.at }, "times go backwards")
+    }
+
+    @Test("a client that names itself nowhere is its address without the port, as the server records it")
+    func proxyAddressIdentity() {
+        #expect(WireHistoryRecorder.host(of: "127.0.0.1:53122") == "127.0.0.1")
+        #expect(WireHistoryRecorder.host(of: "[::1]:53122") == "::1")
+    }
 }
