@@ -58,6 +58,9 @@ struct ProxyRecordTests {
         let judged = try LivesimProcess.run(
             ["judge", "proxy.jsonl", "--claims", "claims.json", "--tolerance", "2s"], in: directory, within: 60)
         #expect(judged.status == 0, "\(judged.standardOutput)\(judged.standardError)")
-        #expect(judged.standardOutput.contains(#"2 client(s) ["a", "b"]"#), "\(judged.standardOutput)")
+        // Both clients were judged (in the order they first attempted, which the test does not fix).
+        #expect(
+            judged.standardOutput.contains(#"2 client(s) ["a", "b"]"#)
+                || judged.standardOutput.contains(#"2 client(s) ["b", "a"]"#), "\(judged.standardOutput)")
     }
 }
