@@ -71,9 +71,10 @@ public struct ProxyEvent: Hashable, Sendable {
         /// The text of a text message the client sent, whole (its ``frame(_:_:opcode:size:)``
         /// event follows): a history keeps the subscribe and resume frames a judge reads.
         case clientText(String)
-        /// A close frame was written to a link: its code (nil when it had none) and reason.
-        /// On the client's link this is when the client can first read it (after latency,
-        /// a freeze, what was queued before it).
+        /// A close frame is being written to a link (told just before the write, so that it
+        /// comes before the peer's answer): its code (nil when it had none) and reason. On the
+        /// client's link this is when the client can first read it (after latency, a freeze,
+        /// what was queued before it).
         case closeSent(Link, code: CloseCode?, reason: String)
         /// The proxy reset both links of its own accord (the `reset` fault, the buffer
         /// budget, the proxy stopping): why.

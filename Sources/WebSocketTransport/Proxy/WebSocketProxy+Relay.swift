@@ -215,6 +215,12 @@ extension WebSocketProxy {
             let frame = FrameEncoder.encode(
                 item.opcode, payload: item.payload,
                 maskKey: link == .upstream ? FrameEncoder.maskKey(using: &random) : nil)
+            if item.opcode == .close {
+                // Told before the write: the peer may answer (and its answer be read and told by the
+                // other direction's task) before this write returns, and a close must come before its answer.
+                let body = try? ClosePayload(parsing: item.payload)
+                note(connection, .closeSent(link, code: body?.code, reason: body?.reason ?? ""))
+            }
             do throws(TransportError) {
                 try await send(frame, on: stream, slicing: slicing)
             } catch {
@@ -225,10 +231,6 @@ extension WebSocketProxy {
                 return .destinationFailed(link, detail: detail)
             }
             note(connection, .frame(.sent, link, opcode: item.opcode, size: item.payload.count))
-            if item.opcode == .close {
-                let body = try? ClosePayload(parsing: item.payload)
-                note(connection, .closeSent(link, code: body?.code, reason: body?.reason ?? ""))
-            }
         }
         return nil
     }
