@@ -71,7 +71,7 @@ final class HistoryRecording: ServerWireObserver, ProxyObserver {
         }
         header.origin = ISO8601DateFormatter().string(from: Date())
         let path = self.path
-        let writer = try WireHistoryWriter(path: path, header: header) { failure in
+        let writer = try WireHistoryWriter(path: path, header: header, queueLimit: Self.queueLimit) { failure in
             standardError("livesim: the wire history stopped: \(failure)")
         }
         recorder.withLock { $0 = WireHistoryRecorder(writer: writer) }
@@ -87,6 +87,16 @@ final class HistoryRecording: ServerWireObserver, ProxyObserver {
 
     func observe(_ fault: ProxyFault, aimedAt target: FaultTarget) {
         recorder.withLock { $0 }?.observe(fault, aimedAt: target)
+    }
+
+    /// Records wait for ``drain()`` in a queue of at most this many (about 5 MB of lines): a
+    /// connection's task never waits for the disk; past it records are dropped, counted, and
+    /// the command exits 1 naming the count.
+    static let queueLimit = 65_536
+
+    /// Writes the queued records as they come, until cancelled: a child task beside the server.
+    func drain() async {
+        await recorder.withLock { $0 }?.writer.drain()
     }
 
     /// Records the end instant (what follows is the teardown of the clients).

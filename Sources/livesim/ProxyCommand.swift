@@ -148,6 +148,7 @@ extension Command {
                         group.addTask { await proxy.run() }
                         group.addTask { await admin.run() }
                         if let faults { group.addTask { await faults.run(on: proxy, announce: printLine) } }
+                        if let history { group.addTask { await history.drain() } }
                     }
                 }
                 history?.end()

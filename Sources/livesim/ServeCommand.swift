@@ -129,7 +129,12 @@ extension Command {
                         url: "\(scheme)://\(bracketed(configuration.host)):\(server.port)", idleTimeout: idleTimeout)
                     if let idleTimeout { server.setIdleTimeout(idleTimeout) }
                     printLine("listening on \(scheme)://\(bracketed(configuration.host)):\(server.port)")
-                    await serveUntilStopped(duration: duration) { await server.run() }
+                    await serveUntilStopped(duration: duration) {
+                        await withDiscardingTaskGroup { group in
+                            group.addTask { await server.run() }
+                            if let history { group.addTask { await history.drain() } }
+                        }
+                    }
                     history?.end()
                     return try history?.finish() ?? 0
                 }
@@ -156,6 +161,7 @@ extension Command {
                         group.addTask { await live.run() }
                         group.addTask { await admin.run() }
                         if let faults { group.addTask { await faults.run(on: live, announce: printLine) } }
+                        if let history { group.addTask { await history.drain() } }
                     }
                 }
                 history?.end()

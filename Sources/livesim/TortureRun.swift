@@ -64,6 +64,10 @@ struct TortureRun: Sendable {
                 return nil
             }
             group.addTask {
+                await history.drain()
+                return nil
+            }
+            group.addTask {
                 // Done early, the run goes on to its duration: a nil ends nothing.
                 await subject.run(faults) { printLine("torture: \($0)") }
                 return nil
