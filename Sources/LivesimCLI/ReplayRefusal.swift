@@ -26,9 +26,8 @@ func refuseUnreproducible(_ trace: Trace, path: String, clients: ClientCatalogue
         throw CommandFailure(
             "\(clipped(path, to: 200)) judges the client '\(clipped(name, to: 200))', which this livesim does not have "
                 + "(it has \(clients.names.joined(separator: ", "))). Replay it where the client is compiled: in a "
-                + "livesim of your own, `Livesim.main(clients: [kind])` (docs/cli.md, \"Your own clients\"), or in a "
-                + "test, `judgeOnTheWire(kind)` with LIVESIM_TRACE=\(clipped(path, to: 200)) (docs/guide.md, section 10)"
-        )
+                + "livesim of your own, `Livesim.main(clients: [kind])` (docs/cli.md), or in a test, "
+                + "`judgeOnTheWire(kind)` with LIVESIM_TRACE set to this file (docs/guide.md, section 10)")
     case .client:
         return
     case .manager:
