@@ -38,10 +38,13 @@ let package = Package(
         // `livesim`: the command line with the built-in clients (the manager and the three victims).
         .executableTarget(name: "livesim", dependencies: ["LivesimCLI"], swiftSettings: strict),
         // The command line's argument layer in-process (thousands of hostile vectors), a user's own
-        // client through the entry, and the built binary as a user runs it.
+        // client through the entry, and the built binary as a user runs it (every command's process tests).
         .testTarget(
             name: "LivesimTests",
-            dependencies: ["LivesimCLI", "LiveConnectionWire", "LiveConnection", "PackageFiles", "TestScheduling"],
+            dependencies: [
+                "LivesimCLI", "LiveConnectionWire", "LiveConnectionSimulator", "LiveConnection", "PackageFiles",
+                "TestScheduling",
+            ],
             exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
