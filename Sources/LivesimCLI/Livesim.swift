@@ -68,7 +68,7 @@ struct Command: Sendable {
 /// `client`, `judge --claims-of` and `torture --claims-of` know them by name.
 ///
 /// ```swift
-/// // Sources/my-livesim/main.swift, in an executable target depending on the LivesimCLI product
+/// // Sources/MyLivesim/main.swift: the executable target my-livesim, depending on LivesimCLI
 /// import Foundation
 /// import LivesimCLI
 ///
