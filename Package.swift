@@ -47,7 +47,8 @@ let package = Package(
             ],
             exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
-            name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
+            name: "LiveConnectionTests",
+            dependencies: ["LiveConnection", "LiveConnectionSimulator", "LiveServerContract", "PackageFiles"],
             swiftSettings: strict),
         // Tests' access to the package's own files (its root, docs, sources): one place that knows where they are.
         .target(name: "PackageFiles", path: "Tests/PackageFiles", swiftSettings: strict),
