@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "LiveConnectionSimulator", targets: ["LiveConnectionSimulator"]),
         .library(name: "LiveConnectionTesting", targets: ["LiveConnectionTesting"]),
         .executable(name: "livesim", targets: ["livesim"]),
+        .library(name: "LivesimCLI", targets: ["LivesimCLI"]),
         .library(name: "LiveConnectionChecker", targets: ["LiveConnectionChecker"]),
         .library(name: "WebSocketTransport", targets: ["WebSocketTransport"]),
         .library(name: "LiveTestServer", targets: ["LiveTestServer"]),
@@ -25,20 +26,29 @@ let package = Package(
     targets: [
         // The connection machine, the manager shell and the injection points.
         .target(name: "LiveConnection", swiftSettings: strict),
-        // The command line: explore, replay, check, stats, connect.
-        .executableTarget(
-            name: "livesim",
+        // The command line (explore, replay, check, stats, connect, …) as a library with one entry,
+        // `Livesim.main(arguments:clients:)`, so a user's package can run it with its own clients.
+        .target(
+            name: "LivesimCLI",
             dependencies: [
                 "LiveConnection", "LiveConnectionSimulator", "Statistics", "BackoffVerification", "WebSocketTransport",
                 "LiveConnectionChecker", "LiveTestServer", "LiveConnectionWire", "ExampleClients", "WireHistory",
             ],
             swiftSettings: strict),
-        // The command line's argument layer in-process (thousands of hostile vectors) and the
-        // built binary as a user runs it.
+        // `livesim`: the command line with the built-in clients (the manager and the three victims).
+        .executableTarget(name: "livesim", dependencies: ["LivesimCLI"], swiftSettings: strict),
+        // The command line's argument layer in-process (thousands of hostile vectors), a user's own
+        // client through the entry, and the built binary as a user runs it (every command's process tests).
         .testTarget(
-            name: "LivesimTests", dependencies: ["livesim", "PackageFiles", "TestScheduling"], exclude: ["Peers"], swiftSettings: strict),
+            name: "LivesimTests",
+            dependencies: [
+                "LivesimCLI", "LiveConnectionWire", "LiveConnectionSimulator", "LiveConnection", "PackageFiles",
+                "TestScheduling",
+            ],
+            exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
-            name: "LiveConnectionTests", dependencies: ["LiveConnection", "LiveConnectionSimulator", "PackageFiles"],
+            name: "LiveConnectionTests",
+            dependencies: ["LiveConnection", "LiveConnectionSimulator", "LiveServerContract", "PackageFiles"],
             swiftSettings: strict),
         // Tests' access to the package's own files (its root, docs, sources): one place that knows where they are.
         .target(name: "PackageFiles", path: "Tests/PackageFiles", swiftSettings: strict),

@@ -22,10 +22,23 @@ let package = Package(
                 .product(name: "WebSocketTransport", package: "LiveConnection"),
             ],
             path: "Sources/LiveFeed"),
+        // Your own reconnecting client (guide.md §10), in a library your tests and your livesim share.
+        .target(
+            name: "MyClients",
+            dependencies: [
+                .product(name: "LiveConnection", package: "LiveConnection"),
+                .product(name: "LiveConnectionWire", package: "LiveConnection"),
+            ]),
+        // Your own livesim: the command line with your clients registered (docs/cli.md, "Your own clients").
+        .executableTarget(
+            name: "my-livesim",
+            dependencies: ["MyClients", .product(name: "LivesimCLI", package: "LiveConnection")],
+            path: "Sources/MyLivesim"),
         // Every other product, used as the docs use it.
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
+                "MyClients",
                 .product(name: "LiveConnection", package: "LiveConnection"),
                 .product(name: "LiveConnectionSimulator", package: "LiveConnection"),
                 .product(name: "LiveConnectionTesting", package: "LiveConnection"),

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// The argument layer's rules, one at a time: where options may go, `--`, `=`, the duration
 /// and seed range syntaxes, and the range messages.

@@ -2,7 +2,7 @@ import Foundation
 import PackageFiles
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// docs/cli.md is the command line's reference: it must name every command, every option
 /// each command documents in its help, and every exit status it can return.

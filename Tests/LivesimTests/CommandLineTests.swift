@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// Whole command lines, decided in-process by `Livesim.resolve` (what livesim does before
 /// any work starts): help, usage errors with their exit status and message, and each
@@ -10,7 +10,7 @@ import Testing
 struct CommandLineTests {
     /// The status and text a command line ends with before running, or nil if it would run.
     static func outcome(_ words: [String]) -> (status: Int32, text: String)? {
-        if case .exit(let status, let text) = Livesim.resolve(words) { return (status, text) }
+        if case .exit(let status, let text) = Livesim.resolve(words, in: .livesim) { return (status, text) }
         return nil
     }
 
@@ -28,7 +28,7 @@ struct CommandLineTests {
             ] {
                 let result = Self.outcome(words)
                 #expect(result?.status == 0, "\(words)")
-                #expect(result?.text == command.help, "\(words)")
+                #expect(result?.text == command.help(in: .livesim), "\(words)")
             }
         }
     }
@@ -47,7 +47,7 @@ struct CommandLineTests {
         for command in Livesim.commands {
             for status in command.documentedStatuses {
                 let row = "\n  " + "\(status)".padding(toLength: 5, withPad: " ", startingAt: 0)
-                #expect(command.help.contains(row), "\(command.name) \(status)")
+                #expect(command.help(in: .livesim).contains(row), "\(command.name) \(status)")
             }
         }
     }

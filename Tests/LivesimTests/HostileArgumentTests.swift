@@ -2,7 +2,7 @@ import Foundation
 import TestScheduling
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// Thousands of random and hostile argument vectors against every command, decided
 /// in-process: none may trap (a trap ends this test process), each ends in help (0), a
@@ -26,7 +26,7 @@ struct HostileArgumentTests {
 
     /// Every option a command documents, read from its usage text (so a new option is fuzzed too).
     static func options(of command: Command) -> [String] {
-        let names = command.usage.matches(of: #/--[a-z][a-z-]*/#).map { String($0.output) }
+        let names = command.usage(.livesim).matches(of: #/--[a-z][a-z-]*/#).map { String($0.output) }
         var seen = Set<String>()
         return names.filter { seen.insert($0).inserted }
     }
@@ -70,7 +70,7 @@ struct HostileArgumentTests {
         var counts: [String: Int] = [:]
         for seed in 0..<UInt64(Self.vectorsPerCommand) {
             let words = Self.vector(for: command, seed: seed &* 7919 &+ UInt64(name.utf8.count))
-            switch Livesim.resolve(words) {
+            switch Livesim.resolve(words, in: .livesim) {
             case .exit(let status, let text):
                 #expect(status == 0 || status == 64, "\(words)")
                 if status == 64 {
@@ -92,7 +92,7 @@ struct HostileArgumentTests {
     func noCommand() {
         for index in 0..<Self.hostileValues.count {
             let words = [Self.hostileValues[index], Self.hostileValues[(index * 7) % Self.hostileValues.count]]
-            if case .exit(let status, let text) = Livesim.resolve(words) {
+            if case .exit(let status, let text) = Livesim.resolve(words, in: .livesim) {
                 #expect(status == 0 || status == 64, "\(words)")
                 #expect(text.count < 2000 || status == 0, "\(words)")
             }

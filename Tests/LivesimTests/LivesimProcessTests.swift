@@ -4,7 +4,7 @@ import LiveConnectionSimulator
 import TestScheduling
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// The built `livesim` as a user runs it: hostile vectors through a real process, deadlines
 /// on silent peers, signals, exit statuses, files never overwritten, readable file errors.
@@ -26,7 +26,7 @@ struct LivesimProcessTests {
             defer { seed += 1 }
             let words = HostileArgumentTests.vector(for: command, seed: seed &* 104_729 &+ 17)
             let wouldRun: Bool
-            switch Livesim.resolve(words) {
+            switch Livesim.resolve(words, in: .livesim) {
             case .exit(let status, _):
                 guard status == 64, usageErrors < 16 else { continue }
                 usageErrors += 1
@@ -161,7 +161,11 @@ struct LivesimProcessTests {
                 "test: ChatTests/showsEveryMessageOnce\n",
                 "LIVESIM_TRACE=x.trace swift test --filter 'ChatTests/showsEveryMessageOnce'"
             ),
-            ("client: naive\n", "which this livesim does not have"),
+            (
+                "client: naive\n",
+                "which this livesim does not have (it has manager, notifications, actor, timers). Replay it where "
+                    + "the client is compiled: in a livesim of your own, `Livesim.main(clients: [kind])`"
+            ),
             ("", "LIVESIM_SEED=5 swift test --filter 'ChatTests/old'"),
         ])
     func replayRefusesForeignTraces(extraHeader: String, advice: String) throws {

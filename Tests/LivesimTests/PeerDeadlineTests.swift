@@ -1,6 +1,6 @@
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// One deadline watches a whole exchange: a wait that outlives the limit ends it with its
 /// reason; waits that each finish in time never do, however long the exchange runs.

@@ -2,7 +2,7 @@ import Foundation
 import TestScheduling
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// `livesim proxy` as a user runs it: a clear error for an upstream that is not there, usage
 /// errors, and a server's terminal close passed through to `livesim connect`.

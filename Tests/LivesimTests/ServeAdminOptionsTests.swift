@@ -2,7 +2,7 @@ import Foundation
 import TestScheduling
 import Testing
 
-@testable import livesim
+@testable import LivesimCLI
 
 /// `livesim serve`'s admin options as a user meets them: the warning when the endpoint is
 /// reachable from other machines, and a token that is checked without being repeated.

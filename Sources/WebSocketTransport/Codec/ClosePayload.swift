@@ -1,4 +1,4 @@
-public import LiveConnection
+package import LiveConnection
 
 /// The body of a close frame: an optional status code and a UTF-8 reason (RFC 6455 §5.5.1).
 ///
@@ -7,12 +7,12 @@ public import LiveConnection
 /// payload.code    // 4001
 /// payload.reason  // "expired"
 /// ```
-public struct ClosePayload: Hashable, Sendable {
+package struct ClosePayload: Hashable, Sendable {
     /// Nil when the frame had no body; reported to the user as 1005 (no status received).
-    public var code: CloseCode?
-    public var reason: String
+    package var code: CloseCode?
+    package var reason: String
 
-    public init(code: CloseCode?, reason: String = "") {
+    package init(code: CloseCode?, reason: String = "") {
         self.code = code
         self.reason = reason
     }
@@ -21,7 +21,7 @@ public struct ClosePayload: Hashable, Sendable {
     ///
     /// A 1-byte body, a code that may not be sent (0–999, 1004–1006, 1015, 1016–2999,
     /// 5000+) fail with 1002; a reason that is not UTF-8 fails with 1007.
-    public init(parsing body: some Collection<UInt8>) throws(ProtocolFailure) {
+    package init(parsing body: some Collection<UInt8>) throws(ProtocolFailure) {
         let bytes = Array(body)
         if bytes.isEmpty {
             self.init(code: nil)
@@ -40,7 +40,7 @@ public struct ClosePayload: Hashable, Sendable {
 
     /// The body to send: empty without a code, else the code and the reason truncated
     /// at a character boundary so the frame stays within 125 bytes.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         guard let code else { return [] }
         var body: [UInt8] = [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)]
         var reasonBytes: [UInt8] = []

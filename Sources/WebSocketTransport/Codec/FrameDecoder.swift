@@ -1,8 +1,8 @@
 import Foundation
-public import LiveConnection
+package import LiveConnection
 
 /// What the peer sent, once a whole message or control frame has arrived.
-public enum InboundEvent: Hashable, Sendable {
+package enum InboundEvent: Hashable, Sendable {
     /// A complete data message, reassembled from its fragments.
     case message(Message)
     /// A ping; the connection answers it with a pong carrying the same payload.
@@ -14,7 +14,7 @@ public enum InboundEvent: Hashable, Sendable {
 }
 
 /// Which end of the connection a codec works for; it decides who masks (RFC 6455 §5.1).
-public enum EndpointRole: Sendable, Hashable {
+package enum EndpointRole: Sendable, Hashable {
     /// We are the client: frames we receive must be unmasked, frames we send are masked.
     case client
     /// We are the server: frames we receive must be masked (and are unmasked here),
@@ -39,14 +39,14 @@ public enum EndpointRole: Sendable, Hashable {
 /// arrives, so a header that announces 2^62 bytes costs nothing: the decoder only ever
 /// holds bytes the peer actually sent, bounded by the limit plus one header.
 /// After a close frame or a failure it yields nothing more (a failure is rethrown).
-public struct FrameDecoder: Sendable {
+package struct FrameDecoder: Sendable {
     /// The largest data message accepted, summed over its fragments.
-    public let maxMessageSize: Int
+    package let maxMessageSize: Int
     /// Inflates permessage-deflate messages when the extension was negotiated; nil otherwise,
     /// and then RSV1 is a protocol error like the other reserved bits.
-    public let inflater: MessageInflater?
+    package let inflater: MessageInflater?
     /// Our end: a client rejects masked frames, a server rejects unmasked ones (1002).
-    public let role: EndpointRole
+    package let role: EndpointRole
     /// Received bytes not yet decoded, from `readIndex` on.
     private var buffer: [UInt8] = []
     private var readIndex = 0
@@ -64,7 +64,7 @@ public struct FrameDecoder: Sendable {
     private var closed = false
     private var failure: ProtocolFailure?
 
-    public init(maxMessageSize: Int = 1 << 20, inflater: MessageInflater? = nil, role: EndpointRole = .client) {
+    package init(maxMessageSize: Int = 1 << 20, inflater: MessageInflater? = nil, role: EndpointRole = .client) {
         precondition(maxMessageSize >= 0, "maxMessageSize must not be negative")
         self.maxMessageSize = maxMessageSize
         self.inflater = inflater
@@ -72,21 +72,21 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bytes received but not yet part of a returned event.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    package var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Bytes the decoder holds in memory: its receive buffer's and its unfinished message's
     /// allocations (capacity, not count: what the process really holds). A server charges
     /// them to its budget.
-    public var heldByteCount: Int { buffer.capacity + fragments.capacity }
+    package var heldByteCount: Int { buffer.capacity + fragments.capacity }
 
     /// Appends received bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))
     }
 
     /// Appends received bytes.
-    public mutating func append(_ bytes: some Sequence<UInt8>) {
+    package mutating func append(_ bytes: some Sequence<UInt8>) {
         compact()
         buffer.append(contentsOf: bytes)
     }
@@ -106,7 +106,7 @@ public struct FrameDecoder: Sendable {
     }
 
     /// The next complete event, nil if more bytes are needed.
-    public mutating func nextEvent() throws(ProtocolFailure) -> InboundEvent? {
+    package mutating func nextEvent() throws(ProtocolFailure) -> InboundEvent? {
         if let failure { throw failure }
         if closed { return nil }
         do throws(ProtocolFailure) {

@@ -1,4 +1,4 @@
-public import LiveConnection
+package import LiveConnection
 
 /// Encodes frames: a client's masked with the key the caller drew (RFC 6455 §5.3), a
 /// server's unmasked (a nil key).
@@ -12,16 +12,16 @@ public import LiveConnection
 /// The mask key comes from the injected `RandomSource` so that a seeded test can
 /// predict every byte on the wire; in production it is the system generator, because the
 /// RFC wants keys an intermediary cannot predict.
-public enum FrameEncoder {
+package enum FrameEncoder {
     /// A fresh 32-bit masking key.
-    public static func maskKey(using random: inout some RandomSource) -> UInt32 {
+    package static func maskKey(using random: inout some RandomSource) -> UInt32 {
         UInt32(truncatingIfNeeded: random.nextWord() >> 32)
     }
 
     /// One whole frame: header, mask key (if any) and payload, masked with it. A client
     /// passes a fresh key for every frame; a server passes nil. `compressed` sets RSV1, which
     /// marks the first frame of a permessage-deflate message.
-    public static func encode(
+    package static func encode(
         _ opcode: Opcode, payload: some Collection<UInt8>, isFinal: Bool = true, compressed: Bool = false,
         maskKey: UInt32?
     ) -> [UInt8] {
@@ -60,7 +60,7 @@ public enum FrameEncoder {
 
     /// XORs the payload with the repeating 4-byte key; eight bytes at a time where possible.
     /// Masking is its own inverse, so tests use it to unmask too.
-    public static func applyMask(_ key: [UInt8], to payload: UnsafeMutableBufferPointer<UInt8>) {
+    package static func applyMask(_ key: [UInt8], to payload: UnsafeMutableBufferPointer<UInt8>) {
         precondition(key.count == 4, "a masking key is 4 bytes, not \(key.count)")
         guard let base = payload.baseAddress else { return }
         let count = payload.count

@@ -4,18 +4,18 @@
 /// let header = try FrameHeader.parse([0x81, 0x05])   // FIN text, 5 bytes, unmasked
 /// header?.payloadLength   // 5
 /// ```
-public struct FrameHeader: Hashable, Sendable {
-    public var isFinal: Bool
-    public var opcode: Opcode
+package struct FrameHeader: Hashable, Sendable {
+    package var isFinal: Bool
+    package var opcode: Opcode
     /// RSV1, which permessage-deflate uses to mark the first frame of a compressed message (RFC 7692 §6).
-    public var isCompressed: Bool
+    package var isCompressed: Bool
     /// The masking key, if the MASK bit was set (a client never accepts one from a server).
-    public var maskKey: UInt32?
-    public var payloadLength: UInt64
+    package var maskKey: UInt32?
+    package var payloadLength: UInt64
     /// Bytes the header occupied: 2, 4 or 10, plus 4 with a mask.
-    public var headerLength: Int
+    package var headerLength: Int
 
-    public init(
+    package init(
         isFinal: Bool, opcode: Opcode, isCompressed: Bool = false, maskKey: UInt32?, payloadLength: UInt64,
         headerLength: Int
     ) {
@@ -33,7 +33,7 @@ public struct FrameHeader: Hashable, Sendable {
     /// when `compression` is on, and then only on data frames), reserved opcodes, fragmented or
     /// oversized (> 125) control frames, and 64-bit lengths with the top bit set.
     /// Masking is reported, not judged: which side may mask is the caller's rule.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, compression: Bool = false) throws(ProtocolFailure)
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, compression: Bool = false) throws(ProtocolFailure)
         -> FrameHeader?
     {
         guard bytes.count >= 2 else { return nil }
@@ -81,7 +81,7 @@ public struct FrameHeader: Hashable, Sendable {
     }
 
     /// Convenience for tests and tools: parses from an array.
-    public static func parse(_ bytes: [UInt8], compression: Bool = false) throws(ProtocolFailure) -> FrameHeader? {
+    package static func parse(_ bytes: [UInt8], compression: Bool = false) throws(ProtocolFailure) -> FrameHeader? {
         let result: Result<FrameHeader?, ProtocolFailure> = bytes.withUnsafeBufferPointer { buffer in
             do throws(ProtocolFailure) { return .success(try parse(buffer, compression: compression)) } catch {
                 return .failure(error)

@@ -1,5 +1,5 @@
-public import Foundation
-public import LiveConnection
+package import Foundation
+package import LiveConnection
 
 /// The client's opening handshake (RFC 6455 §4.1): an HTTP/1.1 GET asking to upgrade.
 ///
@@ -8,17 +8,17 @@ public import LiveConnection
 /// let request = try HandshakeRequest(endpoint: endpoint, key: HandshakeRequest.makeKey(using: &random))
 /// socket.write(request.bytes)
 /// ```
-public struct HandshakeRequest: Hashable, Sendable {
+package struct HandshakeRequest: Hashable, Sendable {
     /// The target as parsed from the URL.
-    public var target: WebSocketURL
+    package var target: WebSocketURL
     /// The base64 of 16 random bytes; the server proves it read it through `Sec-WebSocket-Accept`.
-    public var key: String
-    public var headers: [Endpoint.Header]
-    public var subprotocols: [String]
+    package var key: String
+    package var headers: [Endpoint.Header]
+    package var subprotocols: [String]
     /// Extensions offered in `Sec-WebSocket-Extensions`, in preference order.
-    public var extensions: [WebSocketExtension]
+    package var extensions: [WebSocketExtension]
 
-    public init(
+    package init(
         target: WebSocketURL, key: String, headers: [Endpoint.Header] = [], subprotocols: [String] = [],
         extensions: [WebSocketExtension] = []
     ) {
@@ -33,7 +33,7 @@ public struct HandshakeRequest: Hashable, Sendable {
     /// Fails on a URL that is not ws:// or wss:// with a host, and on a header or
     /// subprotocol that would break the request (a line break would let a value smuggle
     /// in headers of its own).
-    public init(endpoint: Endpoint, key: String, extensions: [WebSocketExtension] = []) throws(TransportError) {
+    package init(endpoint: Endpoint, key: String, extensions: [WebSocketExtension] = []) throws(TransportError) {
         for header in endpoint.headers {
             guard Self.isToken(header.name), !header.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 })
             else {
@@ -58,7 +58,7 @@ public struct HandshakeRequest: Hashable, Sendable {
     }
 
     /// A fresh `Sec-WebSocket-Key`: 16 bytes from two random words, base64-encoded.
-    public static func makeKey(using random: inout some RandomSource) -> String {
+    package static func makeKey(using random: inout some RandomSource) -> String {
         var bytes: [UInt8] = []
         for _ in 0..<2 {
             let word = random.nextWord()
@@ -70,15 +70,15 @@ public struct HandshakeRequest: Hashable, Sendable {
     }
 
     /// The value the server must answer in `Sec-WebSocket-Accept`.
-    public var expectedAccept: String { Self.accept(forKey: key) }
+    package var expectedAccept: String { Self.accept(forKey: key) }
 
     /// base64(SHA-1(key + the RFC's GUID)).
-    public static func accept(forKey key: String) -> String {
+    package static func accept(forKey key: String) -> String {
         Data(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
     }
 
     /// The request bytes, headers in a fixed order so a seeded run writes the same bytes.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var lines = [
             "GET \(target.resource) HTTP/1.1",
             "Host: \(target.hostHeader)",
@@ -103,21 +103,21 @@ public struct HandshakeRequest: Hashable, Sendable {
 /// target.port      // 443
 /// target.resource  // "/live?v=2"
 /// ```
-public struct WebSocketURL: Hashable, Sendable {
-    public var host: String
-    public var port: UInt16
-    public var isSecure: Bool
+package struct WebSocketURL: Hashable, Sendable {
+    package var host: String
+    package var port: UInt16
+    package var isSecure: Bool
     /// Path and query, "/" when the URL has no path.
-    public var resource: String
+    package var resource: String
 
-    public init(host: String, port: UInt16, isSecure: Bool, resource: String) {
+    package init(host: String, port: UInt16, isSecure: Bool, resource: String) {
         self.host = host
         self.port = port
         self.isSecure = isSecure
         self.resource = resource
     }
 
-    public init(_ url: URL) throws(TransportError) {
+    package init(_ url: URL) throws(TransportError) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .invalidURL(url.absoluteString)
         }
@@ -139,7 +139,7 @@ public struct WebSocketURL: Hashable, Sendable {
     }
 
     /// The Host header: the port only when it is not the scheme's default; IPv6 in brackets.
-    public var hostHeader: String {
+    package var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
         let defaultPort: UInt16 = isSecure ? 443 : 80
         return port == defaultPort ? name : "\(name):\(port)"

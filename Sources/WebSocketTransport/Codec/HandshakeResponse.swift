@@ -1,5 +1,5 @@
 import Foundation
-public import LiveConnection
+package import LiveConnection
 
 /// The server's answer to the opening handshake, parsed from the bytes before the first frame.
 ///
@@ -9,28 +9,28 @@ public import LiveConnection
 ///     decoder.append(received[consumed...])                   // frames may follow at once
 /// }
 /// ```
-public struct HandshakeResponse: Hashable, Sendable {
-    public var status: Int
+package struct HandshakeResponse: Hashable, Sendable {
+    package var status: Int
     /// Header names lower-cased, in the order received.
-    public var headers: [Endpoint.Header]
+    package var headers: [Endpoint.Header]
 
     /// A response head larger than this is refused instead of buffered without end.
-    public static let maximumHeadLength = 16 * 1024
+    package static let maximumHeadLength = 16 * 1024
 
-    public init(status: Int, headers: [Endpoint.Header]) {
+    package init(status: Int, headers: [Endpoint.Header]) {
         self.status = status
         self.headers = headers
     }
 
     /// The values of a header (case-insensitive name).
-    public func values(of name: String) -> [String] {
+    package func values(of name: String) -> [String] {
         let lowered = name.lowercased()
         return headers.filter { $0.name == lowered }.map(\.value)
     }
 
     /// Parses a response head; nil until the blank line has arrived.
     /// Returns the response and how many bytes it used (what follows is frame data).
-    public static func parse(_ bytes: some Collection<UInt8>) throws(TransportError) -> (HandshakeResponse, Int)? {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(TransportError) -> (HandshakeResponse, Int)? {
         let parsed: (HTTPHead, Int)?
         do throws(HTTPHead.Failure) {
             parsed = try HTTPHead.parse(bytes, limit: maximumHeadLength)
@@ -55,7 +55,7 @@ public struct HandshakeResponse: Hashable, Sendable {
     ///
     /// A status other than 101 is `handshakeRejected(status:)` so the
     /// manager can tell 401 from 503; anything else wrong is `handshakeInvalid`.
-    public func validate(for request: HandshakeRequest) throws(TransportError) -> String? {
+    package func validate(for request: HandshakeRequest) throws(TransportError) -> String? {
         guard status == 101 else { throw .handshakeRejected(status: status) }
         guard values(of: "upgrade").contains(where: { $0.lowercased() == "websocket" }) else {
             throw .handshakeInvalid("missing Upgrade: websocket")

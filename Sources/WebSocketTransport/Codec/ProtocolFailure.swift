@@ -1,4 +1,4 @@
-public import LiveConnection
+package import LiveConnection
 
 /// A peer broke RFC 6455; ``code`` is the close code we answer with (§7.4.1).
 ///
@@ -9,13 +9,13 @@ public import LiveConnection
 ///
 /// Every failure the decoder can detect maps to exactly one of three codes, so the
 /// connection can "fail the WebSocket connection" (§7.1.7) without a second decision.
-public struct ProtocolFailure: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ProtocolFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// The close code to send: 1002 protocol error, 1007 invalid payload, 1009 too big.
-    public var code: CloseCode
+    package var code: CloseCode
     /// What was wrong, for logs and test messages.
-    public var detail: String
+    package var detail: String
 
-    public init(_ code: CloseCode, _ detail: String) {
+    package init(_ code: CloseCode, _ detail: String) {
         self.code = code
         self.detail = detail
     }
@@ -24,5 +24,5 @@ public struct ProtocolFailure: Error, Hashable, Sendable, CustomStringConvertibl
     static func invalidPayload(_ detail: String) -> ProtocolFailure { .init(.invalidPayload, detail) }
     static func tooBig(_ detail: String) -> ProtocolFailure { .init(.messageTooBig, detail) }
 
-    public var description: String { "\(code) \(detail)" }
+    package var description: String { "\(code) \(detail)" }
 }

@@ -8,9 +8,9 @@
 /// digest API. SHA-1 is broken for collision resistance, which does not matter for the
 /// handshake: the accept value only proves that the server understood WebSocket.
 /// Checked against the RFC 3174 test vectors in `SHA1Tests`.
-public enum SHA1 {
+package enum SHA1 {
     /// The 20-byte digest of `message`.
-    public static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32) =
             (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
         var padded = Array(message)

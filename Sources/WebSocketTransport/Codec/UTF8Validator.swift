@@ -11,21 +11,21 @@
 /// RFC 6455 §8.1 asks to fail as soon as the bytes so far cannot be valid (Autobahn 6.x
 /// checks this "fail fast"). It follows the well-formed byte sequences of Unicode §3.9
 /// table 3-7, so overlong forms, surrogates and code points above U+10FFFF are rejected.
-public struct UTF8Validator: Sendable, Hashable {
+package struct UTF8Validator: Sendable, Hashable {
     /// Continuation bytes still expected for the current code point.
     private var remaining: UInt8 = 0
     /// Allowed range of the next byte (narrower than 80–BF right after E0, ED, F0, F4).
     private var low: UInt8 = 0x80
     private var high: UInt8 = 0xBF
 
-    public init() {}
+    package init() {}
 
     /// True when the bytes so far end at a code point boundary (a complete text).
-    public var isAtBoundary: Bool { remaining == 0 }
+    package var isAtBoundary: Bool { remaining == 0 }
 
     /// Consumes bytes; false as soon as they cannot be the prefix of valid UTF-8.
     /// After a false the validator's state is unspecified: the message has failed.
-    public mutating func consume(_ bytes: some Sequence<UInt8>) -> Bool {
+    package mutating func consume(_ bytes: some Sequence<UInt8>) -> Bool {
         var result = true
         let handled: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
             result = consume(buffer: buffer)
@@ -36,7 +36,7 @@ public struct UTF8Validator: Sendable, Hashable {
     }
 
     /// Consumes a contiguous buffer (the fast path used by the decoder).
-    public mutating func consume(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    package mutating func consume(buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let count = buffer.count
         while index < count {

@@ -95,8 +95,8 @@ public struct UpgradeRequest: Hashable, Sendable {
     }
 
     /// The 101 response; `subprotocol` must be one the client offered (or nil), and
-    /// `extensions` the server's answer to the offered ones (``PerMessageDeflate/answer(to:)-(UpgradeRequest)``).
-    public func acceptance(subprotocol: String? = nil, extensions: [WebSocketExtension] = []) -> [UInt8] {
+    /// `extensions` the server's answer to the offered ones (`PerMessageDeflate.answer(to:)`).
+    package func acceptance(subprotocol: String? = nil, extensions: [WebSocketExtension] = []) -> [UInt8] {
         precondition(subprotocol.map(subprotocols.contains) ?? true, "subprotocol \(subprotocol ?? "") was not offered")
         var lines = [
             "HTTP/1.1 101 Switching Protocols",

@@ -1,4 +1,4 @@
-public import LiveConnection
+package import LiveConnection
 
 /// The compressor and the decompressor one end of a permessage-deflate connection uses.
 ///
@@ -8,14 +8,14 @@ public import LiveConnection
 /// ```
 ///
 /// Role-neutral: a server passes `.serverToClient`.
-public struct DeflateCodec: Sendable {
+package struct DeflateCodec: Sendable {
     /// What both ends agreed.
-    public let parameters: DeflateParameters
-    public let deflater: MessageDeflater
-    public let inflater: MessageInflater
+    package let parameters: DeflateParameters
+    package let deflater: MessageDeflater
+    package let inflater: MessageInflater
 
     /// Fails with `reset(errno: "ENOMEM")` if zlib cannot allocate its streams.
-    public init(
+    package init(
         _ parameters: DeflateParameters, sending direction: DeflateParameters.Direction, level: Int = 6,
         memoryLevel: Int = 8
     ) throws(TransportError) {

@@ -16,16 +16,16 @@ import Synchronization
 /// zlib cannot deflate raw data with a 256-byte window (8 bits) and takes 9 instead; that
 /// is still safe for a peer with 8, because zlib keeps 262 bytes of lookahead inside its
 /// window and so never matches further back than 512 − 262 = 250 bytes (a test holds it to that).
-public final class MessageDeflater: Sendable {
+package final class MessageDeflater: Sendable {
     /// The window the peer's inflater has, 8...15.
-    public let windowBits: Int
+    package let windowBits: Int
     /// Forget the window after every message (the peer asked, or we promised).
-    public let noContextTakeover: Bool
+    package let noContextTakeover: Bool
     private let stream: Mutex<ZlibStream>
 
     /// Nil if zlib cannot set up a stream (no memory) or a value is out of range
     /// (`windowBits` 8...15, `level` 0...9, `memoryLevel` 1...9).
-    public init?(windowBits: Int, noContextTakeover: Bool, level: Int = 6, memoryLevel: Int = 8) {
+    package init?(windowBits: Int, noContextTakeover: Bool, level: Int = 6, memoryLevel: Int = 8) {
         guard (8...15).contains(windowBits), (0...9).contains(level), (1...9).contains(memoryLevel) else { return nil }
         guard
             let stream = ZlibStream(
@@ -40,7 +40,7 @@ public final class MessageDeflater: Sendable {
     deinit { stream.withLock { $0.release(inflating: false) } }
 
     /// The compressed payload of one message, without the 00 00 FF FF tail.
-    public func compress(_ message: some Collection<UInt8>) -> [UInt8] {
+    package func compress(_ message: some Collection<UInt8>) -> [UInt8] {
         let bytes = Array(message)
         return stream.withLock { stream in
             let z = stream.pointer

@@ -16,11 +16,11 @@ import Synchronization
 /// 1009 after at most the limit plus one chunk has been produced, whatever its ratio.
 /// Role-neutral: a client inflates the server's messages with the server's window and
 /// context-takeover parameters, a server the client's.
-public final class MessageInflater: Sendable {
+package final class MessageInflater: Sendable {
     /// The sender's LZ77 window, 8...15 (a window of 2^bits bytes).
-    public let windowBits: Int
+    package let windowBits: Int
     /// The sender starts every message with an empty window, so the inflater may too.
-    public let noContextTakeover: Bool
+    package let noContextTakeover: Bool
     private let stream: Mutex<ZlibStream>
 
     /// The 4 bytes every sender strips from the end of a compressed message (§7.2.1).
@@ -28,7 +28,7 @@ public final class MessageInflater: Sendable {
     private static let chunkSize = 16 * 1024
 
     /// Nil if zlib cannot set up a stream (no memory) or `windowBits` is outside 8...15.
-    public init?(windowBits: Int, noContextTakeover: Bool) {
+    package init?(windowBits: Int, noContextTakeover: Bool) {
         guard (8...15).contains(windowBits), let stream = ZlibStream(inflateWindowBits: windowBits) else { return nil }
         self.windowBits = windowBits
         self.noContextTakeover = noContextTakeover
@@ -41,7 +41,7 @@ public final class MessageInflater: Sendable {
     ///
     /// Fails with 1009 once `message` would grow past `limit`, and with 1007 when the
     /// payload is not valid DEFLATE data.
-    public func inflate(
+    package func inflate(
         _ payload: some Collection<UInt8>, appendingTo message: inout [UInt8], limit: Int
     ) throws(ProtocolFailure) {
         let result: Result<Void, ProtocolFailure> = stream.withLock { stream in
@@ -55,7 +55,7 @@ public final class MessageInflater: Sendable {
 
     /// Ends a message: inflates the 00 00 FF FF tail its sender removed, then forgets the
     /// window if the sender does not take context over.
-    public func finishMessage(appendingTo message: inout [UInt8], limit: Int) throws(ProtocolFailure) {
+    package func finishMessage(appendingTo message: inout [UInt8], limit: Int) throws(ProtocolFailure) {
         let result: Result<Void, ProtocolFailure> = stream.withLock { stream in
             let outcome = Self.tail.withUnsafeBufferPointer { input in
                 Self.run(input, through: &stream, appendingTo: &message, limit: limit)

@@ -18,17 +18,17 @@
 /// each no-context-takeover flag set if either end wants it.
 extension PerMessageDeflate {
     /// An accepted offer: what both ends now use, and the answer that tells the client.
-    public struct Acceptance: Hashable, Sendable {
-        public var agreed: DeflateParameters
+    package struct Acceptance: Hashable, Sendable {
+        package var agreed: DeflateParameters
         /// The `Sec-WebSocket-Extensions` entry of the 101 response.
-        public var response: WebSocketExtension
+        package var response: WebSocketExtension
     }
 
     /// The answer to a client's upgrade request; nil declines (no offer, or none valid).
     ///
     /// A header that is not even list syntax is declined too: compression is optional, so
     /// the connection opens without it rather than failing.
-    public func answer(to request: UpgradeRequest) -> Acceptance? {
+    package func answer(to request: UpgradeRequest) -> Acceptance? {
         guard let offers = try? WebSocketExtension.parse(request.values(of: "sec-websocket-extensions")) else {
             return nil
         }
@@ -36,7 +36,7 @@ extension PerMessageDeflate {
     }
 
     /// The answer to the client's offers, in its order of preference; nil declines them all.
-    public func answer(to offers: [WebSocketExtension]) -> Acceptance? {
+    package func answer(to offers: [WebSocketExtension]) -> Acceptance? {
         for offer in offers where offer.name.lowercased() == Self.extensionName {
             // §7.1: an offer with a parameter not defined for it, an invalid value or a repeated
             // name is declined; a later fallback may still be valid.

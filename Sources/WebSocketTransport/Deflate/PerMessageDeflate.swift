@@ -1,7 +1,7 @@
-public import LiveConnection
+package import LiveConnection
 
 /// permessage-deflate (RFC 7692) as one end wants it: a client offers it, a server answers
-/// a client's offer with it (``answer(to:)-(UpgradeRequest)``).
+/// a client's offer with it (`answer(to:)`).
 ///
 /// ```swift
 /// var configuration = WebSocketTransport.Configuration()
@@ -84,7 +84,7 @@ public struct PerMessageDeflate: Hashable, Sendable {
     /// Options from RFC 7692 parameters in the header's spelling, e.g. the parameters of
     /// `permessage-deflate; client_no_context_takeover; server_max_window_bits=10`.
     /// A bare `client_max_window_bits` is the default and may be given.
-    public init(parameters: [WebSocketExtension.Parameter], compressionLevel: Int = 6) throws(InvalidOption) {
+    package init(parameters: [WebSocketExtension.Parameter], compressionLevel: Int = 6) throws(InvalidOption) {
         let spelled: DeflateHeaderParameters
         do throws(DeflateHeaderParameters.Problem) {
             spelled = try DeflateHeaderParameters(parameters)
@@ -100,7 +100,7 @@ public struct PerMessageDeflate: Hashable, Sendable {
     // MARK: The client's side
 
     /// The offer, as one `Sec-WebSocket-Extensions` entry.
-    public var offer: WebSocketExtension {
+    package var offer: WebSocketExtension {
         var parameters: [WebSocketExtension.Parameter] = []
         if serverNoContextTakeover { parameters.append(.init("server_no_context_takeover")) }
         if clientNoContextTakeover { parameters.append(.init("client_no_context_takeover")) }
@@ -110,7 +110,7 @@ public struct PerMessageDeflate: Hashable, Sendable {
     }
 
     /// What the server's handshake response agrees to; nil if it declined.
-    public func agreement(in response: HandshakeResponse) throws(TransportError) -> DeflateParameters? {
+    package func agreement(in response: HandshakeResponse) throws(TransportError) -> DeflateParameters? {
         let answer: [WebSocketExtension]
         do throws(WebSocketExtension.SyntaxError) {
             answer = try WebSocketExtension.parse(response.values(of: "sec-websocket-extensions"))
@@ -126,7 +126,7 @@ public struct PerMessageDeflate: Hashable, Sendable {
     /// a repeated or unknown parameter, a window size outside 8...15 or above what we allowed,
     /// `client_max_window_bits` beyond our own limit, and a response that drops a parameter
     /// we asked the server to accept (`server_no_context_takeover`, `server_max_window_bits`).
-    public func agreement(accepting response: [WebSocketExtension]) throws(TransportError) -> DeflateParameters? {
+    package func agreement(accepting response: [WebSocketExtension]) throws(TransportError) -> DeflateParameters? {
         guard let accepted = response.first else { return nil }
         guard response.count == 1, accepted.name.lowercased() == Self.extensionName else {
             let names = response.map(\.name).joined(separator: ", ")
@@ -205,14 +205,14 @@ public struct DeflateParameters: Hashable, Sendable {
     }
 
     /// The sender's compressor for that direction; nil if zlib cannot allocate one.
-    public func makeDeflater(for direction: Direction, level: Int = 6, memoryLevel: Int = 8) -> MessageDeflater? {
+    package func makeDeflater(for direction: Direction, level: Int = 6, memoryLevel: Int = 8) -> MessageDeflater? {
         MessageDeflater(
             windowBits: windowBits(direction), noContextTakeover: noContextTakeover(direction), level: level,
             memoryLevel: memoryLevel)
     }
 
     /// The receiver's decompressor for that direction; nil if zlib cannot allocate one.
-    public func makeInflater(for direction: Direction) -> MessageInflater? {
+    package func makeInflater(for direction: Direction) -> MessageInflater? {
         MessageInflater(windowBits: windowBits(direction), noContextTakeover: noContextTakeover(direction))
     }
 }

@@ -9,38 +9,38 @@
 ///
 /// Both ends use it: a client renders its offers and parses the server's answer, a
 /// server parses the offers and renders its answer. Quoted parameter values are unquoted.
-public struct WebSocketExtension: Hashable, Sendable {
-    public var name: String
+package struct WebSocketExtension: Hashable, Sendable {
+    package var name: String
     /// Parameters in the order written; a parameter without `=` has a nil value.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
 
-    public struct Parameter: Hashable, Sendable {
-        public var name: String
-        public var value: String?
-        public init(_ name: String, _ value: String? = nil) {
+    package struct Parameter: Hashable, Sendable {
+        package var name: String
+        package var value: String?
+        package init(_ name: String, _ value: String? = nil) {
             self.name = name
             self.value = value
         }
     }
 
-    public init(name: String, parameters: [Parameter] = []) {
+    package init(name: String, parameters: [Parameter] = []) {
         self.name = name
         self.parameters = parameters
     }
 
     /// The header text for this entry, e.g. `permessage-deflate; server_max_window_bits=10`.
-    public var headerValue: String {
+    package var headerValue: String {
         ([name] + parameters.map { parameter in parameter.value.map { "\(parameter.name)=\($0)" } ?? parameter.name })
             .joined(separator: "; ")
     }
 
     /// A malformed header, with what was wrong.
-    public struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct SyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Every entry of the given header values (a header may appear several times), in order.
-    public static func parse(_ values: [String]) throws(SyntaxError) -> [WebSocketExtension] {
+    package static func parse(_ values: [String]) throws(SyntaxError) -> [WebSocketExtension] {
         var result: [WebSocketExtension] = []
         for value in values {
             var scanner = Scanner(Array(value.utf8))

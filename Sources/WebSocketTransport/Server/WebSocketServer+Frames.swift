@@ -125,7 +125,7 @@ extension WebSocketServer {
             } catch {
                 return
             }
-            let latency = self.latency
+            let latency = currentLatency
             let delay = item.kind == .pong ? latency * 2 : latency
             if delay > .zero {
                 _ = await IOReactor.shared.wait(for: .readable, on: -1, until: item.enqueuedAt + delay)

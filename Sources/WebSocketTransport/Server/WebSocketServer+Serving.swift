@@ -241,7 +241,7 @@ extension WebSocketServer {
             return nil
         case .accept(let subprotocol):
             let compression = compression(for: request)
-            await delay(by: latency * 2)
+            await delay(by: currentLatency * 2)
             // Open before the 101 leaves: a client may act on it at once (a test closes or resets
             // every connection as soon as its client reports open), and the fault controls must
             // find the connection then. A close queued now goes out after the 101.

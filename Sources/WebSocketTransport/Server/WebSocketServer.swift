@@ -23,8 +23,9 @@ import Synchronization
 /// most about ``Configuration/maxBufferedBytes`` for its clients (the largest holders are
 /// dropped past it), and beyond ``Configuration/maxConnections`` new clients get a 503. ``Configuration/compression`` grants permessage-deflate.
 ///
-/// The fault controls (``freeze()``, ``refuseConnections(_:)``, ``hangHandshakes(_:)``,
-/// …) make it a test server: the same faults the simulated network injects, on real sockets.
+/// The fault controls (`freeze()`, `refuseConnections(_:)`, `hangHandshakes(_:)`, …, with
+/// `import LiveTestServer`) make it a test server: the same faults the simulated network
+/// injects, on real sockets.
 public final class WebSocketServer: Sendable {
     public struct Configuration: Sendable {
         /// An IPv4 or IPv6 literal (or `localhost`). Loopback by default.
@@ -89,7 +90,7 @@ public final class WebSocketServer: Sendable {
         /// Set by ``failHandshakes(status:)``: every handshake is answered with it.
         var handshakeStatus: Int?
         var latency: Duration = .zero
-        /// Set by ``setIdleTimeout(_:)``: a connection with no frame either way for this long goes silent.
+        /// Set by the idle-timeout fault (LiveTestServer's `setIdleTimeout(_:)`): a connection with no frame either way for this long goes silent.
         var idleTimeout: Duration?
         var acceptThenClose: ClosePayload?
         var statistics = ServerStatistics()
@@ -204,7 +205,7 @@ public struct ServerStatistics: Hashable, Sendable {
     public var handshakesRefused = 0
     public var handshakeTimeouts = 0
     public var protocolFailures = 0
-    /// Connections the server reset: by ``WebSocketServer/resetAll(includingHandshakes:)``
+    /// Connections the server reset: by the reset fault (LiveTestServer's `resetAll(includingHandshakes:)`)
     /// and as slow readers (``slowReaderResets``).
     public var resets = 0
     /// Connections reset for not reading: their queue (pongs included) passed
@@ -213,7 +214,7 @@ public struct ServerStatistics: Hashable, Sendable {
     /// Connections dropped because the server held more than
     /// ``WebSocketServer/Configuration/maxBufferedBytes`` and they held the most.
     public var budgetDrops = 0
-    /// Connections dropped silently by the idle timeout (``WebSocketServer/setIdleTimeout(_:)``).
+    /// Connections dropped silently by the idle timeout (LiveTestServer's `setIdleTimeout(_:)`).
     public var idleDrops = 0
     /// Connections reset, with no request head yet, to make room for a newcomer
     /// (``WebSocketServer/Configuration/evictsIdleHandshakes``).

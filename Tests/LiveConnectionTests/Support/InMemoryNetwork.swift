@@ -1,10 +1,13 @@
 import Foundation
+import LiveServerContract
 import Synchronization
 
 @testable import LiveConnection
 
 /// Seed 000's test server, in memory: records subscriptions per connection, resets,
-/// closes with a code, freezes (socket open, no pongs), broadcasts.
+/// closes with a code, freezes (socket open, no pongs), broadcasts. What a subscribe is,
+/// it asks the ``LiveContract`` the simulated and the real server run (any JSON spelling),
+/// so a test here and those servers never disagree on which frames subscribe.
 ///
 /// ```swift
 /// let server = InMemoryServer()
@@ -15,7 +18,7 @@ import Synchronization
 final class InMemoryServer: Sendable {
     private struct State {
         var connections: [InMemoryConnection] = []
-        var subscriptionLog: [String] = []
+        var contract = LiveContract()
         var received: [String] = []
         var messages: [Message] = []
         var closes: [String] = []
@@ -30,7 +33,7 @@ final class InMemoryServer: Sendable {
     var transport: InMemoryTransport { InMemoryTransport(server: self) }
 
     /// "connection:topic" for every subscribe, in arrival order (connections count from 1).
-    var subscriptionLog: [String] { state.withLock { $0.subscriptionLog } }
+    var subscriptionLog: [String] { state.withLock { Array($0.contract.subscriptionLog) } }
     /// Every text frame received, prefixed by its connection number.
     var received: [String] { state.withLock { $0.received } }
     /// "connection:code reason" for every close the client started, in order.
@@ -98,15 +101,12 @@ final class InMemoryServer: Sendable {
     }
 
     func record(_ message: Message, from number: Int) {
-        state.withLock { $0.messages.append(message) }
-        guard case .text(let text) = message else { return }
         state.withLock { state in
-            state.received.append("\(number):\(text)")
-            if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                object["type"] as? String == "subscribe", let topic = object["topic"] as? String
-            {
-                state.subscriptionLog.append("\(number):\(topic)")
-            }
+            state.messages.append(message)
+            // Only the subscription log is read: this server broadcasts to every connection,
+            // so the contract's replies (replays of its empty log) are not needed.
+            _ = state.contract.handle(message, from: number)
+            if case .text(let text) = message { state.received.append("\(number):\(text)") }
         }
     }
 }

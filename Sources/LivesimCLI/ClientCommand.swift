@@ -8,7 +8,8 @@ extension Command {
     static let client = Command(
         name: "client",
         summary: "run one of explore's clients (the manager or a victim) over real sockets, for torture",
-        usage: """
+        usage: { environment in
+            """
             usage: livesim client NAME URL [--topic T]... [--seed N] [--duration D]
 
             Runs the named client of `livesim explore` (the same names) against URL over the real WebSocket
@@ -17,14 +18,15 @@ extension Command {
             Made to be tortured: `livesim torture` with the claims of NAME, running
             `livesim client NAME {url}`, judges it from the wire with its own claims, with the rules
             and words the simulator uses (docs/cli.md). Runs until SIGINT, SIGTERM or --duration. Clients:
-            \(clientHelp)
+            \(environment.clientHelp)
 
               --topic T                subscribe to T on every connection (repeatable, at most 1000; default: feed)
               --seed N                 the client's random seed (its jitter), 0 to 18446744073709551615 (default 1)
               --duration D             stop after D, 1ms to 1000h
-            """,
+            """
+        },
         exitCodes: [0: "stopped by SIGINT, SIGTERM or --duration"],
-        parse: { arguments throws(ArgumentError) in
+        parse: { arguments, environment throws(ArgumentError) in
             let topics = try arguments.options("--topic")
             guard topics.count <= 1000 else { throw .conflict("at most 1000 --topic (got \(topics.count))") }
             let seed = try arguments.seed("--seed") ?? 1
@@ -34,7 +36,7 @@ extension Command {
             try arguments.finish()
             let kind: ClientKind
             do {
-                kind = try clientCatalogue.kind(named: name)
+                kind = try environment.clients.kind(named: name)
             } catch {
                 throw .conflict("\(error)")
             }

@@ -12,6 +12,8 @@ struct TortureRun: Sendable {
     var claimsPath: String?
     /// A catalogue client whose claims (and topic `feed`) judge the run, instead of a file.
     var claimsOf: String?
+    /// The clients `claimsOf` names one of.
+    var clients: ClientCatalogue
     var record: String?
     var tolerance: Duration
     var port: UInt16
@@ -25,7 +27,7 @@ struct TortureRun: Sendable {
     func run() async -> Int32 {
         let claims: WireClaimsFile
         do {
-            claims = try JudgeCommand.claims(at: claimsPath, of: claimsOf)
+            claims = try JudgeCommand.claims(at: claimsPath, of: claimsOf, in: clients)
         } catch {
             standardError("livesim torture: \(error)")
             return 2

@@ -9,7 +9,7 @@ struct LivesimExploreCommandTests {
 
     @Test("a clean exploration prints the summary table and exits 0")
     func clean() throws {
-        let output = try LivesimTraceCommandTests.livesim([
+        let output = try LivesimProcess.run([
             "explore", "--seeds", "3..<5", "--duration", "2m", "--threads", "2",
         ])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
@@ -26,7 +26,7 @@ struct LivesimExploreCommandTests {
 
     @Test("--check-determinism runs every seed twice and reports how many differed")
     func checkDeterminism() throws {
-        let output = try LivesimTraceCommandTests.livesim([
+        let output = try LivesimProcess.run([
             "explore", "--seeds", "3..<5", "--duration", "2m", "--threads", "2", "--check-determinism",
         ])
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
@@ -41,18 +41,18 @@ struct LivesimExploreCommandTests {
             "--seeds", "0..<8", "--duration", "5m", "--variant", "ignores-generations", "--traces", directory.path,
         ]
         let single = directory.appendingPathComponent("single.json").path
-        let one = try LivesimTraceCommandTests.livesim(["explore"] + common + ["--report", single])
+        let one = try LivesimProcess.run(["explore"] + common + ["--report", single])
         #expect(one.status == 1, "\(one.standardOutput)\(one.standardError)")
         var paths: [String] = []
         for index in 0..<4 {
             let path = directory.appendingPathComponent("shard-\(index).json").path
-            let run = try LivesimTraceCommandTests.livesim(
+            let run = try LivesimProcess.run(
                 ["explore"] + common + ["--shard", "\(index)/4", "--report", path])
             #expect(run.standardOutput.contains("shard \(index)/4 of 0..<8"), "\(run.standardOutput)")
             paths.append(path)
         }
         let mergedPath = directory.appendingPathComponent("merged.json").path
-        let merge = try LivesimTraceCommandTests.livesim(["merge"] + paths + ["--report", mergedPath])
+        let merge = try LivesimProcess.run(["merge"] + paths + ["--report", mergedPath])
         #expect(merge.status == 1, "\(merge.standardOutput)\(merge.standardError)")
         let singleReport = try ExplorationReport(decoding: try Data(contentsOf: URL(fileURLWithPath: single)))
         let mergedReport = try ExplorationReport(decoding: try Data(contentsOf: URL(fileURLWithPath: mergedPath)))
@@ -71,29 +71,29 @@ struct LivesimExploreCommandTests {
 
     @Test("merge refuses a missing file, a non-report and overlapping shards; explore refuses to overwrite a report")
     func mergeErrors() throws {
-        let missing = try LivesimTraceCommandTests.livesim(["merge", "/nonexistent/report.json"])
+        let missing = try LivesimProcess.run(["merge", "/nonexistent/report.json"])
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("cannot read /nonexistent/report.json"), "\(missing.standardError)")
-        let none = try LivesimTraceCommandTests.livesim(["merge"])
+        let none = try LivesimProcess.run(["merge"])
         #expect(none.status == 64)
         let directory = try ScratchDirectory.fresh("merge")
         let notReport = directory.appendingPathComponent("not.json")
         try Data("{}".utf8).write(to: notReport)
-        let garbage = try LivesimTraceCommandTests.livesim(["merge", notReport.path])
+        let garbage = try LivesimProcess.run(["merge", notReport.path])
         #expect(garbage.status == 1)
         #expect(garbage.standardError.contains("not an exploration report"), "\(garbage.standardError)")
         let report = directory.appendingPathComponent("a.json").path
-        let first = try LivesimTraceCommandTests.livesim([
+        let first = try LivesimProcess.run([
             "explore", "--seeds", "0..<2", "--duration", "1m", "--report", report,
         ])
         #expect(first.status == 0, "\(first.standardError)")
-        let again = try LivesimTraceCommandTests.livesim([
+        let again = try LivesimProcess.run([
             "explore", "--seeds", "0..<2", "--duration", "1m", "--report", report,
         ])
         #expect(again.status == 1)
         #expect(again.standardError.contains("already exists"), "\(again.standardError)")
         #expect(!again.standardError.contains("explored"), "refused before exploring")
-        let overlap = try LivesimTraceCommandTests.livesim(["merge", report, report])
+        let overlap = try LivesimProcess.run(["merge", report, report])
         #expect(overlap.status == 1)
         #expect(overlap.standardError.contains("seed 0 is in more than one report"), "\(overlap.standardError)")
     }
@@ -106,7 +106,7 @@ struct LivesimExploreCommandTests {
             ["--shard", "a/b"], ["--seeds", "0..<3", "--shard", "0/4"], ["--report", ""],
         ])
     func malformed(arguments: [String]) throws {
-        let output = try LivesimTraceCommandTests.livesim(["explore"] + arguments)
+        let output = try LivesimProcess.run(["explore"] + arguments)
         #expect(output.status == 64, "\(arguments): \(output.standardError)")
         #expect(output.standardError.contains("usage: livesim explore"))
     }

@@ -12,7 +12,7 @@ struct LivesimReplayCommandTests {
     func replayCommitted() throws {
         let library = try #require(TraceLibrary.package())
         let file = try #require(try library.files().first)
-        let result = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
+        let result = try LivesimProcess.run(["replay", file.path, "--quiet"])
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(result.standardOutput.contains(": reproduced"))
     }
@@ -21,20 +21,20 @@ struct LivesimReplayCommandTests {
     func replayWriteIsDeterministic() throws {
         let first = try LivesimTraceCommandTests.file("", named: "first.trace")
         let second = try LivesimTraceCommandTests.file("", named: "second.trace")
-        let seeded = try LivesimTraceCommandTests.livesim([
+        let seeded = try LivesimProcess.run([
             "replay", "--seed", "4", "--duration", "2m", "--quiet", "--write", first, "--overwrite",
         ])
         #expect(seeded.status == 0, "\(seeded.standardOutput)\(seeded.standardError)")
-        let again = try LivesimTraceCommandTests.livesim(["replay", first, "--quiet", "--write", second, "--overwrite"])
+        let again = try LivesimProcess.run(["replay", first, "--quiet", "--write", second, "--overwrite"])
         #expect(again.status == 0)
-        let diff = try LivesimTraceCommandTests.livesim(["diff", first, second])
+        let diff = try LivesimProcess.run(["diff", first, second])
         #expect(diff.status == 0, "\(diff.standardOutput)")
     }
 
     @Test("replay --svg draws the run's timeline: the manager's lane, its phases, the actions")
     func replaySVG() throws {
         let picture = try LivesimTraceCommandTests.file("", named: "run.svg")
-        let result = try LivesimTraceCommandTests.livesim([
+        let result = try LivesimProcess.run([
             "replay", "--seed", "4", "--duration", "2m", "--quiet", "--svg", picture,
         ])
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
@@ -47,17 +47,20 @@ struct LivesimReplayCommandTests {
 
     @Test("a malformed trace stops replay with path:line and exit 1")
     func replayMalformed() throws {
-        let text = TraceRoundTripTests.sample().encode().replacingOccurrences(of: "resume: true", with: "resume: yes")
+        let text = LivesimTraceCommandTests.sample().encode()
+            .replacingOccurrences(of: "resume: true", with: "resume: yes")
+        let line = try LivesimTraceCommandTests.number(of: "resume: yes", in: text)
         let bad = try LivesimTraceCommandTests.file(text, named: "bad.trace")
-        let result = try LivesimTraceCommandTests.livesim(["replay", bad])
+        let result = try LivesimProcess.run(["replay", bad])
         #expect(result.status == 1)
         #expect(
-            result.standardError.hasPrefix("livesim replay: \(bad):13: 'yes' is not resume"), "\(result.standardError)")
+            result.standardError.hasPrefix("livesim replay: \(bad):\(line): 'yes' is not resume"),
+            "\(result.standardError)")
     }
 
     @Test("an unknown variant on the command line is a usage error naming the known ones")
     func unknownVariant() throws {
-        let result = try LivesimTraceCommandTests.livesim(["replay", "--seed", "1", "--variant", "nope"])
+        let result = try LivesimProcess.run(["replay", "--seed", "1", "--variant", "nope"])
         #expect(result.status == 64)
         #expect(
             result.standardError.contains("invalid --variant 'nope': expected one of correct,"),
@@ -67,7 +70,7 @@ struct LivesimReplayCommandTests {
     @Test("shrink finds a planted bug, writes a small trace that replay reproduces")
     func shrink() throws {
         let directory = try ScratchDirectory.fresh("shrink").path
-        let result = try LivesimTraceCommandTests.livesim([
+        let result = try LivesimProcess.run([
             "shrink", "--seeds", "0..<20", "--variant", "skips-resubscribe", "--duration", "10m", "--out", directory,
         ])
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
@@ -76,14 +79,14 @@ struct LivesimReplayCommandTests {
         #expect(file.lastPathComponent.hasPrefix("resubscribe-before-open-seed"))
         let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
         #expect(trace.scenario.schedule.count <= 10)
-        let replay = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
+        let replay = try LivesimProcess.run(["replay", file.path, "--quiet"])
         #expect(replay.status == 0)
     }
 
     @Test("explore shrinks its first failure into the traces directory and prints the replay line")
     func exploreWritesShrunkTrace() throws {
         let directory = try ScratchDirectory.fresh("explore").path
-        let result = try LivesimTraceCommandTests.livesim([
+        let result = try LivesimProcess.run([
             "explore", "--seeds", "0..<4", "--duration", "10m", "--variant", "ignores-generations", "--threads", "1",
             "--traces", directory,
         ])

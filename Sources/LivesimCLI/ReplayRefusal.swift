@@ -11,10 +11,10 @@ import LiveConnectionWire
 /// Those are refused, with the command that does replay them.
 ///
 /// ```swift
-/// try refuseUnreproducible(trace, path: "out/seed0.trace")
+/// try refuseUnreproducible(trace, path: "out/seed0.trace", clients: environment.clients)
 /// // livesim replay: out/seed0.trace was produced by the test 'ChatTests/showsEveryMessageOnce' …
 /// ```
-func refuseUnreproducible(_ trace: Trace, path: String) throws(CommandFailure) {
+func refuseUnreproducible(_ trace: Trace, path: String, clients: ClientCatalogue) throws(CommandFailure) {
     let seed = trace.scenario.seed
     switch trace.producer {
     case .test(let name):
@@ -22,12 +22,12 @@ func refuseUnreproducible(_ trace: Trace, path: String) throws(CommandFailure) {
             "\(clipped(path, to: 200)) was produced by the test '\(clipped(name, to: 200))' (seed \(seed)): only that "
                 + "test's code can run it again, and livesim would replay something else. Replay it with: "
                 + "LIVESIM_TRACE=\(clipped(path, to: 200)) swift test --filter '\(clipped(name, to: 200))'")
-    case .client(let name) where !clientCatalogue.names.contains(name):
+    case .client(let name) where !clients.names.contains(name):
         throw CommandFailure(
             "\(clipped(path, to: 200)) judges the client '\(clipped(name, to: 200))', which this livesim does not have "
-                + "(it has \(clientCatalogue.names.joined(separator: ", "))). Replay it where the client is compiled: "
-                + "from a test, `try judgeOnTheWire(kind)` with LIVESIM_TRACE=\(clipped(path, to: 200)) set, or "
-                + "`WireRun(trace.wireScenario, kind: kind).run()` (docs/guide.md, section 10)")
+                + "(it has \(clients.names.joined(separator: ", "))). Replay it where the client is compiled: in a "
+                + "livesim of your own, `Livesim.main(clients: [kind])` (docs/cli.md), or in a test, "
+                + "`judgeOnTheWire(kind)` with LIVESIM_TRACE set to this file (docs/guide.md, section 10)")
     case .client:
         return
     case .manager:

@@ -11,7 +11,7 @@ struct LivesimCheckTraceTests {
     @Test("a violation exits 1, writes the trace and says what the shell did; replay reproduces it")
     func checkWritesTrace() throws {
         let directory = try ScratchDirectory.fresh("check").appendingPathComponent("traces")
-        let result = try LivesimTraceCommandTests.livesim([
+        let result = try LivesimProcess.run([
             "check", "--variant", "skips-resubscribe", "--topics", "1", "--commands", "0", "--log", "0",
             "--no-eventually", "--traces", directory.path,
         ])
@@ -25,7 +25,7 @@ struct LivesimCheckTraceTests {
         let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
         #expect(trace.expectation == .violation("resubscribe-before-open"))
 
-        let replay = try LivesimTraceCommandTests.livesim(["replay", file.path, "--quiet"])
+        let replay = try LivesimProcess.run(["replay", file.path, "--quiet"])
         #expect(replay.status == 0, "\(replay.standardOutput)\(replay.standardError)")
         #expect(replay.standardOutput.contains("expected violation resubscribe-before-open: reproduced"))
     }
@@ -33,7 +33,7 @@ struct LivesimCheckTraceTests {
     @Test("a pass writes nothing and exits 0")
     func passWritesNothing() throws {
         let directory = try ScratchDirectory.fresh("check").appendingPathComponent("traces")
-        let result = try LivesimTraceCommandTests.livesim([
+        let result = try LivesimProcess.run([
             "check", "--topics", "0", "--commands", "0", "--log", "0", "--depth", "6", "--traces", directory.path,
         ])
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
@@ -45,7 +45,7 @@ struct LivesimCheckTraceTests {
         arguments: [["--depth", "3"], ["--max-states", "50"], ["--max-states", "50", "--dfs"]])
     func boundedSearch(bound: [String]) throws {
         let directory = try ScratchDirectory.fresh("check").appendingPathComponent("traces")
-        let result = try LivesimTraceCommandTests.livesim(
+        let result = try LivesimProcess.run(
             ["check", "--no-eventually", "--traces", directory.path] + bound)
         #expect(result.status == 2, "\(bound): \(result.standardOutput)\(result.standardError)")
         #expect(!result.standardOutput.contains("VIOLATION"))
@@ -56,7 +56,7 @@ struct LivesimCheckTraceTests {
 
     @Test("an unknown variant is a usage error that names the known ones")
     func unknownVariant() throws {
-        let result = try LivesimTraceCommandTests.livesim(["check", "--variant", "nope"])
+        let result = try LivesimProcess.run(["check", "--variant", "nope"])
         #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.contains("invalid --variant 'nope': expected one of"))
         #expect(result.standardError.contains("skips-resubscribe") && result.standardError.contains("double-reconnect"))

@@ -32,9 +32,9 @@ extension Command {
             1: "a client broke a rule",
             65: "the history or the claims file cannot be read (the message names the file, the line and why)",
         ],
-        parse: { arguments throws(ArgumentError) in
+        parse: { arguments, environment throws(ArgumentError) in
             let claimsPath = try arguments.option("--claims")
-            let claimsOf = try arguments.choice("--claims-of", from: clientCatalogue.names)
+            let claimsOf = try arguments.choice("--claims-of", from: environment.clients.names)
             guard claimsPath == nil || claimsOf == nil else {
                 throw .conflict("--claims reads a file, --claims-of names a client's claims: give one")
             }
@@ -45,7 +45,7 @@ extension Command {
             return {
                 let file: WireClaimsFile
                 do {
-                    file = try JudgeCommand.claims(at: claimsPath, of: claimsOf)
+                    file = try JudgeCommand.claims(at: claimsPath, of: claimsOf, in: environment.clients)
                 } catch {
                     standardError("livesim judge: \(error)")
                     return 65
@@ -65,12 +65,14 @@ extension Command {
 }
 
 enum JudgeCommand {
-    /// The claims in the file at `path`, or those of the catalogue client `name` (with the
+    /// The claims in the file at `path`, or those of the client `name` in `clients` (with the
     /// topic `feed` it subscribes to), or the defaults; the error names the file.
-    static func claims(at path: String?, of name: String? = nil) throws(ClaimsError) -> WireClaimsFile {
+    static func claims(at path: String?, of name: String? = nil, in clients: ClientCatalogue) throws(ClaimsError)
+        -> WireClaimsFile
+    {
         if let name {
             do {
-                return WireClaimsFile(claims: try clientCatalogue.kind(named: name).claims, topics: ["feed"])
+                return WireClaimsFile(claims: try clients.kind(named: name).claims, topics: ["feed"])
             } catch {
                 throw ClaimsError("\(error)")
             }

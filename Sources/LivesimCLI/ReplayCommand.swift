@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
+import LiveConnectionWire
 
 extension Command {
     /// `livesim replay FILE` / `livesim replay --seed N`: run a trace (or a seed) again and print its timeline.
@@ -34,7 +35,7 @@ extension Command {
             0: "the run shows what the trace's `expect:` line says (no expect line: every invariant held)",
             1: "it does not, or an error (unreadable or malformed trace, OUT exists)",
         ],
-        parse: { arguments throws(ArgumentError) in
+        parse: { arguments, environment throws(ArgumentError) in
             let seed = try arguments.seed("--seed")
             let variant = try arguments.variant()
             let duration = try arguments.runDuration()
@@ -59,7 +60,11 @@ extension Command {
             case (nil, nil): throw .missingPositional("FILE.trace or --seed N")
             case (.some, .some): throw .conflict("give a trace file or --seed, not both")
             }
-            return { try replayRun(source, quiet: quiet, output: output, overwrite: overwrite, picture: picture) }
+            return {
+                try replayRun(
+                    source, clients: environment.clients, quiet: quiet, output: output, overwrite: overwrite,
+                    picture: picture)
+            }
         })
 }
 
@@ -69,9 +74,9 @@ private enum ReplaySource {
     case seed(UInt64, ScenarioGenerator, LogicVariant)
 }
 
-private func replayRun(_ source: ReplaySource, quiet: Bool, output: String?, overwrite: Bool, picture: String?)
-    throws -> Int32
-{
+private func replayRun(
+    _ source: ReplaySource, clients: ClientCatalogue, quiet: Bool, output: String?, overwrite: Bool, picture: String?
+) throws -> Int32 {
     if let output, !overwrite, FileManager.default.fileExists(atPath: output) {
         throw CommandFailure("\(clipped(output, to: 200)) exists; pass --overwrite to replace it")
     }
@@ -79,7 +84,7 @@ private func replayRun(_ source: ReplaySource, quiet: Bool, output: String?, ove
     switch source {
     case .file(let path):
         trace = try TraceFile(path: path).trace
-        try refuseUnreproducible(trace, path: path)
+        try refuseUnreproducible(trace, path: path, clients: clients)
     case .seed(let seed, let generator, let variant):
         trace = Trace(
             scenario: generator.scenario(seed: seed), generator: ScenarioGenerator.traceIdentity, variant: variant)
@@ -90,7 +95,7 @@ private func replayRun(_ source: ReplaySource, quiet: Bool, output: String?, ove
         guard picture == nil else {
             throw CommandFailure("a wire trace (client: \(trace.client ?? "")) has no manager phases to draw: no --svg")
         }
-        return try replayClientTrace(trace, quiet: quiet, output: output)
+        return try replayClientTrace(trace, clients: clients, quiet: quiet, output: output)
     }
 
     // A trace file is replayed faithfully even when it came from the other build mode.

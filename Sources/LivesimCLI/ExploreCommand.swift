@@ -5,7 +5,8 @@ extension Command {
     static let explore = Command(
         name: "explore",
         summary: "run many seeds of swarm-tested simulation in parallel and check every invariant",
-        usage: """
+        usage: { environment in
+            """
             usage: livesim explore [--seeds 0..100] [--duration 1h] [--strategy fifo|random|pct]
                                    [--variant NAME | --client NAME] [--threads N] [--traces DIR] [--overwrite]
                                    [--check-determinism] [--shard K/N] [--report FILE.json]
@@ -20,7 +21,7 @@ extension Command {
                              invariants; each rule's first failing seed is shrunk and its trace
                              written to DIR/clients (not with --variant, --strategy,
                              --check-determinism, --shard or --report). Clients:
-            \(clientHelp)
+            \(environment.clientHelp)
               --threads N    worker threads, 1 to 256 (default: every core)
               --traces DIR   where the first failure's shrunk trace is written (default .livesim/traces,
                              git-ignored; --traces Traces makes it a regression the suite replays)
@@ -38,18 +39,19 @@ extension Command {
             Each seed derives its whole run (configuration, which fault kinds are on and how
             often, the schedule, latencies, the job order) from one 64-bit value. Progress goes
             to standard error. Prints the seed and the command that replays each failure.
-            """,
+            """
+        },
         exitCodes: [
             0: "every run held every invariant",
             1: "a run violated an invariant (or was not deterministic), or an error (the report cannot be written)",
         ],
-        parse: { arguments throws(ArgumentError) in
+        parse: { arguments, environment throws(ArgumentError) in
             let seeds = try arguments.seeds("--seeds", default: 0..<ExploreDefaults.seeds)
             let duration = try arguments.runDuration() ?? .seconds(3600)
             let strategy = try arguments.strategy()
             let variantChoice = try arguments.variant()
-            let client = try arguments.choice("--client", from: clientCatalogue.names)
-                .flatMap { name in clientCatalogue.kinds.first { $0.name == name } }
+            let client = try arguments.choice("--client", from: environment.clients.names)
+                .flatMap { name in environment.clients.kinds.first { $0.name == name } }
             let threads = try arguments.integer("--threads", in: Arguments.threads)
             let traces = try TraceOutput(&arguments, option: "--traces")
             let determinism = try arguments.flag("--check-determinism")
@@ -64,7 +66,9 @@ extension Command {
                     )
                 }
                 return {
-                    exploreClientMain(kind: client, seeds: seeds, duration: duration, threads: threads, traces: traces)
+                    exploreClientMain(
+                        kind: client, seeds: seeds, duration: duration, threads: threads, traces: traces,
+                        program: environment.program)
                 }
             }
             let variant = variantChoice ?? .correct

@@ -1,23 +1,14 @@
-import ExampleClients
 import Foundation
 import LiveConnectionSimulator
 import LiveConnectionWire
 import Synchronization
 
-/// Every client `--client` can name: our manager, and the three victims.
-let clientCatalogue = ClientCatalogue([ManagerClient.kind()] + ExampleClients.all)
-
-/// The `--client` lines of `livesim help explore`.
-var clientHelp: String {
-    clientCatalogue.kinds.map { kind in
-        "               \(kind.name.padding(toLength: 14, withPad: " ", startingAt: 0))\(kind.summary)"
-    }.joined(separator: "\n")
-}
-
 /// `livesim explore --client NAME`: the wire world for one client kind, judged from the
-/// server's side; the first failing seed of every violated rule is shrunk and saved.
+/// server's side; the first failing seed of every violated rule is shrunk and saved. The
+/// replay lines name `program`: a user's client replays only in the user's own livesim.
 func exploreClientMain(
-    kind: ClientKind, seeds: Range<UInt64>, duration: Duration, threads: Int?, traces output: TraceOutput
+    kind: ClientKind, seeds: Range<UInt64>, duration: Duration, threads: Int?, traces output: TraceOutput,
+    program: String
 ) -> Int32 {
     var output = output
     output.directory = (output.directory as NSString).appendingPathComponent("clients")
@@ -63,7 +54,7 @@ func exploreClientMain(
         print(
             "\nseed \(failure.seed)\(failure.clients > 1 ? " (a herd of \(failure.clients))" : ""): the simulation "
                 + "\(failure.unfinished ?? "did not finish")")
-        print("  replay: livesim explore --client \(kind.name) --seeds \(failure.seed)...\(failure.seed)")
+        print("  replay: \(program) explore --client \(kind.name) --seeds \(failure.seed)...\(failure.seed)")
     }
 
     print("\n\(summary.failureCount) failing run(s). The first failing seed of each rule, shrunk:")
@@ -86,7 +77,7 @@ func exploreClientMain(
         if counterexample.result.wire.count > 12 { print("    … \(counterexample.result.wire.count - 12) more") }
         do {
             let path = try output.write(counterexample.trace, named: counterexample.fileName)
-            print("  trace: \(path)  (replay: swift run livesim replay \(path))")
+            print("  trace: \(path)  (replay: swift run \(program) replay \(path))")
         } catch {
             standardError("livesim explore: could not write the shrunk trace to \(output.directory): \(error)")
         }
@@ -94,10 +85,11 @@ func exploreClientMain(
     return 1
 }
 
-/// Replays a wire trace (one with a `client:` line): the same schedule, the same client kind.
-/// With `output`, saves the trace again with what the server saw in this run (and this build).
-func replayClientTrace(_ trace: Trace, quiet: Bool, output: String? = nil) throws -> Int32 {
-    let kind = try clientCatalogue.kind(named: trace.client ?? "")
+/// Replays a wire trace (one with a `client:` line): the same schedule, the same client kind,
+/// found in `clients`. With `output`, saves the trace again with what the server saw in this
+/// run (and this build).
+func replayClientTrace(_ trace: Trace, clients: ClientCatalogue, quiet: Bool, output: String? = nil) throws -> Int32 {
+    let kind = try clients.kind(named: trace.client ?? "")
     let result = WireRun(trace.wireScenario, kind: kind).run()
     if !quiet { for line in result.wire { print(line) } }
     let shows: Bool

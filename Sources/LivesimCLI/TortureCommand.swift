@@ -51,7 +51,7 @@ extension Command {
             130: "interrupted by SIGINT (the command's process group is ended first)",
             143: "interrupted by SIGTERM (likewise)",
         ],
-        parse: { arguments throws(ArgumentError) in
+        parse: { arguments, environment throws(ArgumentError) in
             guard let seed = try arguments.seed("--seed") else {
                 throw .conflict("torture needs --seed N (the fault schedule)")
             }
@@ -59,7 +59,7 @@ extension Command {
                 throw .conflict("torture needs --duration D (how long the command runs)")
             }
             let claimsPath = try arguments.option("--claims")
-            let claimsOf = try arguments.choice("--claims-of", from: clientCatalogue.names)
+            let claimsOf = try arguments.choice("--claims-of", from: environment.clients.names)
             guard claimsPath == nil || claimsOf == nil else {
                 throw .conflict("--claims reads a file, --claims-of names a client's claims: give one")
             }
@@ -88,8 +88,8 @@ extension Command {
             }
             guard !command.isEmpty else { throw .missingPositional("-- CMD ARGS...") }
             let run = TortureRun(
-                faults: faults, claimsPath: claimsPath, claimsOf: claimsOf, record: record, tolerance: tolerance,
-                port: UInt16(port), upstream: upstream, command: command)
+                faults: faults, claimsPath: claimsPath, claimsOf: claimsOf, clients: environment.clients,
+                record: record, tolerance: tolerance, port: UInt16(port), upstream: upstream, command: command)
             return { await run.run() }
         })
 }
