@@ -50,8 +50,13 @@ struct TortureUpstreamTests {
         #expect(header.contains(#""version":2"#) && header.contains(#""mode":"torture""#), "\(header)")
         #expect(header.contains(#""upstream":"\#(server)""#), "\(header)")
         #expect(header.contains(#""faults":{"seed":2,"#), "\(header)")
-        // The proxy records what the client sent on its link: the subscribe frame, with its words.
-        #expect(history.contains(#""e":"open""#) && history.contains(#"\"topic\":\"feed\""#), "\(history.prefix(2000))")
+        #expect(history.contains(#""e":"attempt","conn":1,"client":"torture""#), "\(history.prefix(2000))")
+        // The proxy records what the client sent on its link: the subscribe frame, with its words. (A
+        // loaded machine may start the client after the schedule's first hang and refusals: then no
+        // socket opens in 6 s, and the rules are judged on its attempts alone.)
+        if history.contains(#""e":"open""#) {
+            #expect(history.contains(#"\"topic\":\"feed\""#), "\(history.prefix(2000))")
+        }
         #expect(history.contains(#""e":"fault""#), "the schedule's faults are recorded")
         let judged = try LivesimProcess.run(["judge", "run.jsonl", "--tolerance", "2s"], in: directory, within: 60)
         #expect(judged.status == 0, "\(judged.standardOutput)\(judged.standardError)")

@@ -180,9 +180,9 @@ struct ProxyTests {
             }
             #expect(proxy.statistics.upstreamRefusals == 1)
         }
-        // A port nothing listens on: bound, then closed.
-        let port = try TCPListener(host: "127.0.0.1", port: 0).port
-        try await ProxyHarness.with(upstream: URL(string: "ws://127.0.0.1:\(port)/live")!) { proxy in
+        // A port nothing listens on: 1 (binding it needs privileges, and no service uses it). A port
+        // bound and closed again was taken by another test's listener when the suites run together.
+        try await ProxyHarness.with(upstream: URL(string: "ws://127.0.0.1:1/live")!) { proxy in
             await #expect(throws: TransportError.refused) { try await proxy.checkUpstream() }
             await #expect(throws: TransportError.handshakeRejected(status: 502)) {
                 _ = try await ProxyHarness.open(proxy, client: "a")
