@@ -65,8 +65,9 @@ let package = Package(
         .target(name: "LiveServerContract", dependencies: ["LiveConnection"], swiftSettings: strict),
         // A real server's wire history: one JSON object a line, written as it happens, read back by the judge.
         .target(name: "WireHistory", dependencies: ["LiveConnection"], swiftSettings: strict),
-        // The real test server: the live contract and every fault control on WebSocketServer, and
-        // its admin HTTP endpoint (`livesim serve`).
+        // The real test server and its tools: the live contract, every fault control on
+        // WebSocketServer, the fault proxy (`livesim proxy`), the wire-history recorder, and the
+        // admin HTTP endpoint they share (`livesim serve`).
         .target(
             name: "LiveTestServer", dependencies: ["LiveServerContract", "WebSocketTransport", "LiveConnection", "WireHistory"],
             swiftSettings: strict),

@@ -1,5 +1,5 @@
 import LiveConnection
-public import WebSocketTransport
+import WebSocketTransport
 import WireHistory
 
 /// The same wire history from a ``WebSocketProxy``: the proxy and the user's server behind it

@@ -104,18 +104,18 @@ public struct WebSocketTransport: Transport {
 ///
 /// Each connection gets a source of its own, seeded from this one, so connections never
 /// contend on a lock per frame and a seeded transport stays reproducible.
-final class SharedRandom: Sendable {
+package final class SharedRandom: Sendable {
     private let source: Mutex<any RandomSource & Sendable>
 
-    init(_ source: some RandomSource & Sendable) {
+    package init(_ source: some RandomSource & Sendable) {
         self.source = Mutex(source)
     }
 
-    func draw<T>(_ body: (inout any RandomSource & Sendable) -> T) -> T {
+    package func draw<T>(_ body: (inout any RandomSource & Sendable) -> T) -> T {
         source.withLock { body(&$0) }
     }
 
-    func split() -> any RandomSource & Sendable {
+    package func split() -> any RandomSource & Sendable {
         Xoshiro256StarStar(seed: draw { $0.nextWord() })
     }
 }

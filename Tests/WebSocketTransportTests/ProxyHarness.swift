@@ -3,6 +3,7 @@ import LiveConnection
 import Synchronization
 import Testing
 
+@testable import LiveTestServer
 @testable import WebSocketTransport
 
 /// Every event a proxy reported, for a test to read afterwards.

@@ -3,6 +3,7 @@ import LiveConnection
 import TestScheduling
 import Testing
 
+@testable import LiveTestServer
 @testable import WebSocketTransport
 
 /// What a client that stops reading can make the proxy hold: a bounded queue each way (the

@@ -3,6 +3,7 @@ import LiveConnection
 import TestScheduling
 import Testing
 
+@testable import LiveTestServer
 @testable import WebSocketTransport
 
 /// `WebSocketProxy` in front of a real Python `websockets` server (`Peers/echo_server.py`).

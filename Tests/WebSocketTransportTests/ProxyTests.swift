@@ -3,6 +3,7 @@ import LiveConnection
 import TestScheduling
 import Testing
 
+@testable import LiveTestServer
 @testable import WebSocketTransport
 
 /// `WebSocketProxy` in front of our own `WebSocketServer` in echo mode, observed by our client.

@@ -1,10 +1,11 @@
 import Foundation
 import LiveConnection
-import LiveTestServer
 import TestScheduling
 import Testing
 import WebSocketTransport
 import WireHistory
+
+@testable import LiveTestServer
 
 /// The live server recording its wire: who a client is, and what a history holds of one
 /// connection's life — its attempt, open, frames, the server's close and the client's answer.

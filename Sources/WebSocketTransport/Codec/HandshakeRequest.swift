@@ -50,7 +50,7 @@ package struct HandshakeRequest: Hashable, Sendable {
     }
 
     /// An HTTP token (RFC 9110 §5.6.2): visible ASCII without separators.
-    static func isToken(_ text: String) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         !text.isEmpty
             && text.utf8.allSatisfy { byte in
                 byte > 0x20 && byte < 0x7F && !"\"(),/:;<=>?@[\\]{}".utf8.contains(byte)

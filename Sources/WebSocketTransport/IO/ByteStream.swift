@@ -1,10 +1,10 @@
-import LiveConnection
+package import LiveConnection
 
 /// A connected, ordered byte stream: a TCP socket, or TLS over one.
 ///
 /// The WebSocket layer is written once against this, so ws:// and wss:// share every
 /// line of protocol code. One reader at a time; writers are serialised by the caller.
-protocol ByteStream: Sendable {
+package protocol ByteStream: Sendable {
     /// Waits for bytes and returns up to `maximum` of them; empty means the peer closed.
     func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8]
     /// Writes every byte, waiting for room as needed.
@@ -23,7 +23,7 @@ extension ByteStream {
     /// Half-closes, then reads and discards until the peer closes too or the deadline
     /// passes: closing with unread input makes the kernel send a reset, which can destroy
     /// our last bytes in flight (a close frame, an HTTP refusal) before the peer reads them.
-    func lingeringClose(until deadline: ContinuousClock.Instant) async {
+    package func lingeringClose(until deadline: ContinuousClock.Instant) async {
         shutdownWrite()
         while let bytes = try? await read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty {}
     }

@@ -24,15 +24,15 @@ import Synchronization
 /// when its deadline passes, or at once when the task is cancelled. A self-pipe wakes
 /// the thread whenever the list changes. Deadlines are on `ContinuousClock`: this is
 /// the real-network edge of the package, which the simulator replaces wholesale.
-final class IOReactor: Sendable {
+package final class IOReactor: Sendable {
     /// The process-wide reactor, started on first use; its thread lives as long as the process.
-    static let shared = IOReactor()
+    package static let shared = IOReactor()
 
-    enum Interest: Sendable {
+    package enum Interest: Sendable {
         case readable, writable
     }
 
-    enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case ready, timedOut, cancelled
     }
 
@@ -73,7 +73,8 @@ final class IOReactor: Sendable {
     }
 
     /// Waits until `descriptor` is ready for `interest`, the deadline passes, or the task is cancelled.
-    func wait(for interest: Interest, on descriptor: Int32, until deadline: ContinuousClock.Instant? = nil) async
+    package func wait(for interest: Interest, on descriptor: Int32, until deadline: ContinuousClock.Instant? = nil)
+        async
         -> Outcome
     {
         let id = state.withLock { state in

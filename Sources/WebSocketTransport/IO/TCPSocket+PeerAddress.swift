@@ -7,7 +7,7 @@
 extension TCPSocket {
     /// The peer's address as `host:port` (`[v6]:port` for IPv6), or nil when the socket has no
     /// peer any more: what the proxy calls a client that gives no identity of its own.
-    var peerAddress: String? {
+    package var peerAddress: String? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let status = withUnsafeMutablePointer(to: &storage) { pointer in

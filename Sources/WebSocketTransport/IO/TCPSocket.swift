@@ -1,4 +1,4 @@
-import LiveConnection
+package import LiveConnection
 import Synchronization
 
 #if canImport(Glibc)
@@ -14,7 +14,7 @@ import Synchronization
 /// cancelled. Errors keep their errno name: a reset is `ECONNRESET`, as the manager
 /// reports it. `shutdown()` wakes pending waits; the descriptor itself is closed when
 /// the last reference goes, so a waiting `poll` never sees a reused descriptor.
-final class TCPSocket: ByteStream {
+package final class TCPSocket: ByteStream {
     let descriptor: Int32
 
     /// Takes ownership of a connected descriptor (from `socket` + `connect`, or `accept`).
@@ -25,7 +25,7 @@ final class TCPSocket: ByteStream {
     deinit { posixClose(descriptor) }
 
     /// Connects to the first address that answers, in resolver order.
-    static func connect(host: String, port: UInt16, until deadline: ContinuousClock.Instant)
+    package static func connect(host: String, port: UInt16, until deadline: ContinuousClock.Instant)
         async throws(TransportError) -> TCPSocket
     {
         let addresses = try await Resolver.resolve(host: host, port: port, until: deadline)
@@ -84,7 +84,7 @@ final class TCPSocket: ByteStream {
         code == ECONNREFUSED ? .refused : .reset(errno: errnoName(code))
     }
 
-    func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8] {
+    package func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8] {
         while true {
             // Received straight into uninitialised storage: no zero-filling per read.
             var result = 0
@@ -106,7 +106,7 @@ final class TCPSocket: ByteStream {
         }
     }
 
-    func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError) {
+    package func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { raw in
@@ -147,11 +147,11 @@ final class TCPSocket: ByteStream {
         }
     }
 
-    func shutdown() {
+    package func shutdown() {
         posixShutdown(descriptor)
     }
 
-    func shutdownWrite() {
+    package func shutdownWrite() {
         posixShutdownWrite(descriptor)
     }
 
@@ -159,7 +159,7 @@ final class TCPSocket: ByteStream {
     /// with ECONNRESET. Linger 0 makes the final `close` send RST; on Linux, disconnecting
     /// the socket (`connect` to AF_UNSPEC) sends it at once, while tasks may still hold
     /// the descriptor. Pending waits are woken either way.
-    func reset() {
+    package func reset() {
         var immediate = linger(l_onoff: 1, l_linger: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &immediate, socklen_t(MemoryLayout<linger>.size))
         #if canImport(Glibc)

@@ -9,7 +9,7 @@ import LiveConnection
 ///     listening: listening, acceptFailed: { … },
 ///     admit: admit, serve: { await self.serve($0) }, stop: { … })
 /// ```
-enum AcceptLoop {
+package enum AcceptLoop {
     /// - Parameters:
     ///   - listening: the listening socket, and whether connections are refused.
     ///   - acceptFailed: counts an accept that failed for a reason of the system's (EMFILE and
@@ -17,7 +17,7 @@ enum AcceptLoop {
     ///   - admit: registers a connection, or answers it (503) and returns nil.
     ///   - serve: one connection's life, in a child task.
     ///   - stop: after cancellation, before the children are awaited: reset what is open.
-    static func run<Connection: Sendable>(
+    package static func run<Connection: Sendable>(
         listening: Listening,
         acceptFailed: () -> Void,
         admit: (TCPSocket) -> Connection?,
@@ -53,7 +53,7 @@ enum AcceptLoop {
     /// Answers a connection that finds every place taken with 503 (over plain TCP: a TLS
     /// client would read it as a broken handshake) and drops it. Best effort and
     /// non-blocking: a full server must not wait on the client it turns away.
-    static func turnAway(_ socket: TCPSocket, plaintext: Bool) {
+    package static func turnAway(_ socket: TCPSocket, plaintext: Bool) {
         if plaintext { _ = socket.trySend(UpgradeRefusal(status: 503, reason: "too many connections").response[...]) }
         socket.shutdown()
     }

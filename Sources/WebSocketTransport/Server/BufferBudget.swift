@@ -2,7 +2,7 @@ import Synchronization
 
 /// A connection whose buffers a ``BufferBudget`` counts, and which it may drop: a
 /// ``ServerConnection``, or a ``WebSocketProxy`` connection.
-protocol BudgetHolder: AnyObject, Sendable {
+package protocol BudgetHolder: AnyObject, Sendable {
     var id: UInt64 { get }
     /// Ends the connection with a TCP reset, recording why.
     func reset(because reason: String)
@@ -23,7 +23,7 @@ protocol BudgetHolder: AnyObject, Sendable {
 /// the limit, the connections holding the most are dropped, one after another, until it is
 /// back under; below the limit nobody is touched. A dropped connection's holding leaves the
 /// tally at once, so the same bytes never condemn a second connection while its tasks wind down.
-final class BufferBudget: Sendable {
+package final class BufferBudget: Sendable {
     private struct Holding {
         let connection: any BudgetHolder
         var outgoing = 0
@@ -43,23 +43,23 @@ final class BufferBudget: Sendable {
     /// Bytes held across every connection before the largest holders are dropped.
     let limit: Int
 
-    init(limit: Int) { self.limit = limit }
+    package init(limit: Int) { self.limit = limit }
 
     /// Bytes held now across every connection.
-    var heldBytes: Int { state.withLock { $0.total } }
+    package var heldBytes: Int { state.withLock { $0.total } }
 
     /// Connections dropped for holding the most while the server was over its limit.
-    var budgetDrops: Int { state.withLock { $0.budgetDrops } }
+    package var budgetDrops: Int { state.withLock { $0.budgetDrops } }
 
     /// Connections reset because they did not read what was queued for them.
     var slowReaderResets: Int { state.withLock { $0.slowReaderResets } }
 
-    func register(_ connection: some BudgetHolder) {
+    package func register(_ connection: some BudgetHolder) {
         state.withLock { $0.holdings[connection.id] = Holding(connection: connection) }
     }
 
     /// Forgets a connection that ended (what it still held is no longer the server's).
-    func unregister(_ id: UInt64) {
+    package func unregister(_ id: UInt64) {
         state.withLock { state in
             if let holding = state.holdings.removeValue(forKey: id) { state.total -= holding.total }
         }
@@ -68,7 +68,7 @@ final class BufferBudget: Sendable {
     /// Changes a connection's queued outgoing bytes by `delta`; returns the connections to
     /// drop (largest first) if the server is now over its limit. A leaf lock: the ``Outbox``
     /// calls it while holding its own, so the tally follows the queue's order exactly.
-    func adjust(_ id: UInt64, outgoing delta: Int) -> [any BudgetHolder] {
+    package func adjust(_ id: UInt64, outgoing delta: Int) -> [any BudgetHolder] {
         state.withLock { state in
             // Dropped or ended already: its bytes left the tally when it was dropped.
             guard state.holdings[id] != nil else { return [] }
@@ -79,7 +79,7 @@ final class BufferBudget: Sendable {
     }
 
     /// Sets what a connection's reader holds of incoming frames and unfinished messages.
-    func setIncoming(_ id: UInt64, _ bytes: Int) -> [any BudgetHolder] {
+    package func setIncoming(_ id: UInt64, _ bytes: Int) -> [any BudgetHolder] {
         state.withLock { state in
             guard let before = state.holdings[id]?.incoming else { return [] }
             state.holdings[id]!.incoming = bytes
@@ -92,7 +92,7 @@ final class BufferBudget: Sendable {
     func noteSlowReader() { state.withLock { $0.slowReaderResets += 1 } }
 
     /// Resets the connections ``adjust(_:outgoing:)`` or ``setIncoming(_:_:)`` chose.
-    func drop(_ victims: [any BudgetHolder]) {
+    package func drop(_ victims: [any BudgetHolder]) {
         for victim in victims {
             victim.reset(
                 because: "dropped: more than the \(limit)-byte buffer budget was held, this connection holding the most"

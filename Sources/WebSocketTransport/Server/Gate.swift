@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Waiting holds no thread, and a cancelled waiter leaves at once (the server's own
 /// shutdown cancels every connection task).
-final class Gate: Sendable {
+package final class Gate: Sendable {
     private struct State {
         var isOpen = true
         var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
@@ -21,13 +21,13 @@ final class Gate: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    package init() {}
 
-    var isOpen: Bool { state.withLock { $0.isOpen } }
+    package var isOpen: Bool { state.withLock { $0.isOpen } }
 
-    func shut() { state.withLock { $0.isOpen = false } }
+    package func shut() { state.withLock { $0.isOpen = false } }
 
-    func open() {
+    package func open() {
         let waiting = state.withLock { state in
             state.isOpen = true
             defer { state.waiters = [:] }
@@ -37,7 +37,7 @@ final class Gate: Sendable {
     }
 
     /// Returns at once if open; otherwise when opened. Throws `CancellationError` if the task is cancelled.
-    func pass() async throws(CancellationError) {
+    package func pass() async throws(CancellationError) {
         let id: UInt64? = state.withLock { state in
             if state.isOpen { return nil }
             state.nextID += 1

@@ -1,13 +1,13 @@
-import LiveConnection
+package import LiveConnection
 import Synchronization
 
 /// The listening socket of a ``WebSocketServer`` or a ``WebSocketProxy``, and the refuse
 /// fault on it: refusing closes the socket (clients get ECONNREFUSED from the kernel) and
 /// shuts the gate the accept loop waits at; accepting again binds the same port anew.
-final class Listening: Sendable {
+package final class Listening: Sendable {
     let host: String
     /// The bound port (the system's pick when 0 was asked).
-    let port: UInt16
+    package let port: UInt16
     private struct State {
         var listener: TCPListener?
         var refusing = false
@@ -17,7 +17,7 @@ final class Listening: Sendable {
     private let gate = Gate()
 
     /// Binds `host:port`; throws if the address is not a literal or the port is taken.
-    init(host: String, port: UInt16) throws(TransportError) {
+    package init(host: String, port: UInt16) throws(TransportError) {
         let listener = try TCPListener(host: host, port: port)
         self.host = host
         self.port = listener.port
@@ -34,7 +34,7 @@ final class Listening: Sendable {
     var isRefusing: Bool { state.withLock { $0.refusing } }
 
     /// Closes the listening socket: later connection attempts are refused by the kernel.
-    func refuse() {
+    package func refuse() {
         let listener: TCPListener? = state.withLock { state in
             state.refusing = true
             return state.listener.take()
@@ -46,7 +46,7 @@ final class Listening: Sendable {
 
     /// Binds the same port again after ``refuse()``; false when it was not refusing.
     /// Throws if the port cannot be re-bound.
-    func reopen() throws(TransportError) -> Bool {
+    package func reopen() throws(TransportError) -> Bool {
         guard isRefusing else { return false }
         let listener = try TCPListener(host: host, port: port)
         state.withLock { state in

@@ -130,7 +130,7 @@ public final class ServerConnection: BudgetHolder {
     /// Drops the connection with a TCP reset: no close frame, queued frames discarded.
     public func reset() { reset(because: "reset by the server") }
 
-    func reset(because reason: String) {
+    package func reset(because reason: String) {
         let first = state.withLock { !$0.ended }
         if first { observe(.reset(reason: reason)) }
         noteEnd(reason)

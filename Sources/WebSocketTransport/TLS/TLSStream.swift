@@ -1,5 +1,5 @@
 import COpenSSL
-import LiveConnection
+package import LiveConnection
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,7 +16,7 @@ import Synchronization
 /// (OpenSSL's socket BIO would raise SIGPIPE on a reset), and means no OpenSSL call ever
 /// blocks. An `SSL` object is not safe for concurrent use, so every call into it happens
 /// under one lock; the lock is never held across a wait.
-final class TLSStream: ByteStream {
+package final class TLSStream: ByteStream {
     /// Unchecked because OpenSSL's pointers are not `Sendable`: they are only touched inside `engine`'s lock.
     private struct Engine: @unchecked Sendable {
         var ssl: OpaquePointer
@@ -39,7 +39,7 @@ final class TLSStream: ByteStream {
     }
 
     /// Connects TLS over `socket`, verifying the certificate chain and `host`.
-    static func handshake(
+    package static func handshake(
         over socket: TCPSocket, host: String, configuration: TLSConfiguration, until deadline: ContinuousClock.Instant
     ) async throws(TransportError) -> TLSStream {
         let context = try makeContext(configuration)
@@ -62,7 +62,9 @@ final class TLSStream: ByteStream {
     }
 
     /// Accepts TLS over `socket` as a server, with the certificate and key in `context`.
-    static func accept(over socket: TCPSocket, context: TLSServerContext, until deadline: ContinuousClock.Instant)
+    package static func accept(
+        over socket: TCPSocket, context: TLSServerContext, until deadline: ContinuousClock.Instant
+    )
         async throws(TransportError) -> TLSStream
     {
         guard let ssl = context.makeSession(), let incoming = BIO_new(BIO_s_mem()),
@@ -202,7 +204,7 @@ final class TLSStream: ByteStream {
         case failed(TransportError)
     }
 
-    func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8] {
+    package func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8] {
         while true {
             let step: ReadStep = engine.withLock { engine in
                 ERR_clear_error()
@@ -236,7 +238,7 @@ final class TLSStream: ByteStream {
         }
     }
 
-    func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError) {
+    package func write(_ bytes: [UInt8], until deadline: ContinuousClock.Instant?) async throws(TransportError) {
         let written: TransportError? = engine.withLock { engine in
             ERR_clear_error()
             // In slices: SSL_write takes an Int32 length, and a message can be larger.
@@ -262,15 +264,15 @@ final class TLSStream: ByteStream {
         }
     }
 
-    func shutdown() {
+    package func shutdown() {
         socket.shutdown()
     }
 
-    func shutdownWrite() {
+    package func shutdownWrite() {
         socket.shutdownWrite()
     }
 
-    func reset() {
+    package func reset() {
         socket.reset()
     }
 

@@ -1,4 +1,5 @@
 import LiveConnection
+import WebSocketTransport
 
 /// The proxy's own connection to the user's server, made for each client with the client's request.
 extension WebSocketProxy {

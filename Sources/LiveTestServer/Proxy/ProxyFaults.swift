@@ -1,3 +1,5 @@
+import WebSocketTransport
+
 /// Which connections a ``WebSocketProxy`` fault control aims at.
 ///
 /// ```swift

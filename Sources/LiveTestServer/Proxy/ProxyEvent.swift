@@ -1,4 +1,5 @@
 public import LiveConnection
+public import WebSocketTransport
 
 /// One thing that happened on a proxied connection, as the proxy saw it on the wire.
 ///

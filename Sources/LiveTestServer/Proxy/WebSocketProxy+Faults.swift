@@ -1,4 +1,5 @@
 public import LiveConnection
+import WebSocketTransport
 
 /// The fault controls of ``WebSocketProxy``: `livesim serve`'s vocabulary, each aimed at every
 /// connection or at one client.

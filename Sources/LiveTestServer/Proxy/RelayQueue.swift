@@ -1,4 +1,5 @@
 import Synchronization
+import WebSocketTransport
 
 /// The frames of one direction of a proxied connection, between the task that reads them from
 /// one link and the task that writes them to the other, with a byte limit.

@@ -1,5 +1,6 @@
 import Foundation
 public import LiveConnection
+import WebSocketTransport
 
 /// How the proxy tells one client from another across its reconnections.
 ///

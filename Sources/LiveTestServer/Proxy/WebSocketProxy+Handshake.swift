@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import WebSocketTransport
 
 /// A proxied connection's opening: the client's request, the faults that answer it, the
 /// upstream's handshake, and the 101 that passes its answer on.

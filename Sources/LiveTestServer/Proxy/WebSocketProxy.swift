@@ -1,6 +1,7 @@
 public import Foundation
 public import LiveConnection
 import Synchronization
+public import WebSocketTransport
 
 /// A WebSocket proxy in front of the user's own server, with the test server's faults aimed
 /// at every connection or at one client.

@@ -1,4 +1,5 @@
 public import LiveConnection
+import WebSocketTransport
 
 /// A fault control a ``WebSocketProxy`` applied, with its values, as a ``ProxyObserver``
 /// hears it once (with the ``FaultTarget`` it was aimed at) before the fault acts.

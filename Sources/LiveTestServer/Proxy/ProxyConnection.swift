@@ -1,5 +1,6 @@
 import LiveConnection
 import Synchronization
+import WebSocketTransport
 
 /// One client's connection through a ``WebSocketProxy``: its two links, the queue each way
 /// between them, and the gates its faults shut.

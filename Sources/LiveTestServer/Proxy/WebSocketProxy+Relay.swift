@@ -1,4 +1,5 @@
 import LiveConnection
+import WebSocketTransport
 
 /// An open proxied connection: each direction a reader (decode from one link, queue) and a
 /// writer (faults, encode, write to the other link), until the close handshake, a reset or a
