@@ -28,7 +28,7 @@ enum SettledCounterexamples {
 
     /// The world `variant`'s counterexample trace is written from: the standard world, unless
     /// this run leaves its counterexample there out (``TestScale/standardWorldDepth``: in a debug
-    /// run, never-resets-backoff's search to depth 8); then the smallest world where it shows,
+    /// run, the four searches to depth 5 to 8); then the smallest world where it shows,
     /// at the same minimal length (``BrokenVariantTests/expectations``).
     static func traceWorld(_ variant: String) -> ConnectionBounds {
         guard let expectation = BrokenVariantTests.expectations.first(where: { $0.variant == variant }),
