@@ -9,7 +9,7 @@ import Testing
 struct ConnectionModelTests {
     /// The smallest world with every kind of input the machine hears (its ping and path
     /// reports included): 536,712 states, the one exhaustive check of the shipped machine in
-    /// the test suite. A debug build (``TestScale``) drops the second endpoint, and with it
+    /// the test suite. A debug run (``TestScale/shippedMachineEndpoints``) drops the second endpoint, and with it
     /// a `connect(to:)` that moves a live connection elsewhere (the release suite keeps it,
     /// and so do the planted variants' worlds below, where `leaks-sockets` and
     /// `keeps-first-endpoint` need it): 268,380 states, half the time.
@@ -18,7 +18,7 @@ struct ConnectionModelTests {
         bounds.topics = 0
         bounds.commands = 0
         bounds.serverLog = 0
-        bounds.endpoints = TestScale.pick(full: 2, debug: 1)
+        bounds.endpoints = TestScale.shippedMachineEndpoints.count
         return bounds
     }
 

@@ -121,6 +121,9 @@ struct CounterexampleTraceTests {
         for file in committed {
             let text = try String(contentsOf: file, encoding: .utf8)
             let trace = try Trace(parsing: text)
+            // A variant whose standard-world search this run leaves out (``TestScale/standardWorldDepth``)
+            // is compared in CI's release step.
+            guard SettledCounterexamples.traceWorld(try #require(trace.variant)) == .standard else { continue }
             let written = try SettledCounterexamples.settled(try #require(trace.variant)).written
             #expect(written.fileName == file.lastPathComponent)
             if trace.observedBuild == .current {

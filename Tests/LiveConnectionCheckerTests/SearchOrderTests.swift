@@ -188,7 +188,8 @@ struct SearchOrderTests {
 
     @Test(
         "the reported counterexample is the first one a sequential search meets, on 1 and 2 threads",
-        arguments: variantsWithABug)
+        // All of them in CI's release step, the first four in a debug run (``TestScale/sameCounterexampleVariants``).
+        arguments: TestScale.sameCounterexampleVariants.leading(variantsWithABug))
     func sameCounterexample(variant: LogicVariant) throws {
         let model = try ConnectionModel(bounds: Self.variantWorld, variant: variant)
         // The textbook search is walked once per variant; each thread count is held to it.
@@ -234,7 +235,8 @@ struct SearchOrderTests {
             return nil
         }
         var failing = 0
-        Self.visitBreadthFirst(model, first: 30_000) { state in
+        // 30,000 states in CI's release step, 10,000 in a debug run (``TestScale/preCheckStates``).
+        Self.visitBreadthFirst(model, first: TestScale.preCheckStates.count) { state in
             let fails = invariants.contains { $0(state) != nil }
             if fails { failing += 1 }
             #expect(!fails || model.invariantsMayFail(in: state), "\(state) fails an invariant the pre-check passed")

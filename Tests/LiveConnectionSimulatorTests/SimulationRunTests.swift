@@ -8,7 +8,10 @@ struct SimulationRunTests {
     /// The shipped machine sends resume before the subscribes, so the server replays each
     /// topic as it is subscribed. (It once sent resume after them: a broadcast that reached
     /// the server in between arrived before the replay, and the replay was dropped as old.)
-    @Test("the shipped machine passes every invariant for an hour of swarm faults", arguments: 0..<16 as Range<UInt64>)
+    /// Sixteen seeds in CI's release step, four in a debug run (``TestScale/shippedMachineSeeds``).
+    @Test(
+        "the shipped machine passes every invariant for an hour of swarm faults",
+        arguments: 0..<UInt64(TestScale.shippedMachineSeeds.count))
     func correctMachinePasses(seed: UInt64) {
         let scenario = ScenarioGenerator(duration: .seconds(3600)).scenario(seed: seed)
         let result = SimulationRun(scenario).run()

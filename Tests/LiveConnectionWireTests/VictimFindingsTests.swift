@@ -44,16 +44,16 @@ struct VictimFindingsTests {
     /// ten times slower: searching and shrinking cost more than 9 CPU minutes there) runs the
     /// finding's own seed and leaves the shrunk form to its committed trace (replayed by
     /// `ClientTraceRegressionTests`), unless `LIVESIM_TEST_SCALE=full` asks for all of it
-    /// (``TestScale``).
+    /// (``TestScale/victimSeeds``).
     static func seeds(for finding: (client: String, rule: Rule, flaw: String, seed: UInt64, duration: Duration))
         -> Range<UInt64>
     {
         searchesFromZero
             ? 0..<(findings.filter { $0.client == finding.client }.map(\.seed).max()! + 1)
-            : finding.seed..<(finding.seed + 1)
+            : TestScale.victimSeeds.trailing(0..<(finding.seed + 1))
     }
 
-    static var searchesFromZero: Bool { TestScale.isFull }
+    static var searchesFromZero: Bool { TestScale.victimSeeds.isAll }
 
     /// One exploration per victim and seed range, shared by the findings that share a range,
     /// each computed by the first case that needs it (the rest explore theirs meanwhile).
