@@ -82,23 +82,20 @@ struct RealTimeFaults: Sendable {
     /// Applies every action at its time from now, printing each; returns when the schedule
     /// is done or the task is cancelled.
     func run(on live: LiveTestServer, announce: @escaping @Sendable (String) -> Void) async {
-        let start = ContinuousClock.now
-        var hostile: HostileServer?
-        for scheduled in actions {
-            do {
-                try await ContinuousClock().sleep(until: start + scheduled.at)
-            } catch {
-                return
-            }
-            if let line = apply(scheduled.action, to: live, hostile: &hostile) {
-                announce("fault \(scheduled.at.traceFormatted): \(line)")
-            }
-        }
+        await run(announce: announce) { action, hostile in apply(action, to: live, hostile: &hostile) }
     }
 
     /// Applies every action at its time from now to the proxy (every connection), printing
     /// each; returns when the schedule is done or the task is cancelled.
     func run(on proxy: WebSocketProxy, announce: @escaping @Sendable (String) -> Void) async {
+        await run(announce: announce) { action, hostile in apply(action, to: proxy, hostile: &hostile) }
+    }
+
+    /// The one timetable both subjects follow: each action at its instant, through `apply`.
+    private func run(
+        announce: @escaping @Sendable (String) -> Void,
+        apply: (SimulationAction, inout HostileServer?) -> String?
+    ) async {
         let start = ContinuousClock.now
         var hostile: HostileServer?
         for scheduled in actions {
@@ -107,7 +104,7 @@ struct RealTimeFaults: Sendable {
             } catch {
                 return
             }
-            if let line = apply(scheduled.action, to: proxy, hostile: &hostile) {
+            if let line = apply(scheduled.action, &hostile) {
                 announce("fault \(scheduled.at.traceFormatted): \(line)")
             }
         }
