@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// A flag set from an issue handler (any thread) and read after the test body.
 final class FailureFlag: Sendable {

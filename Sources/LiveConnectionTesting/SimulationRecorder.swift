@@ -1,5 +1,6 @@
 public import LiveConnectionSimulator
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// The simulations one test case ran, so that a failure can name their seeds and attach
 /// their traces.

@@ -1,5 +1,6 @@
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 /// The seeds a test's cases simulated, the ones that failed, and the one failure shown in
 /// full, so that a parameterized test reports one summary with one replay line instead of

@@ -1,7 +1,8 @@
 import Foundation
 import LiveConnectionSimulator
-import Synchronization
 public import Testing
+
+import typealias LiveConnection.Mutex
 
 /// A trait that turns a failing simulation test into a small, reproducible report: the
 /// failing seeds, the first failure in full and shrunk, its trace, and the one line that

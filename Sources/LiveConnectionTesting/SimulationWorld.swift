@@ -1,6 +1,7 @@
 public import LiveConnection
 public import LiveConnectionSimulator
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// What a test body sees inside ``simulate(seed:strategy:timeLimit:configuration:name:_:)``:
 /// the virtual clock, seeded randomness, and the record that becomes the run's trace.

@@ -1,7 +1,8 @@
 import Foundation
 public import LiveConnection
-import Synchronization
 public import WebSocketTransport
+
+public import typealias LiveConnection.Mutex
 
 /// The test server's controls over plain HTTP, so a test in any language can drive it.
 ///

@@ -1,7 +1,8 @@
 public import LiveConnection
 import LiveServerContract
-import Synchronization
 public import WebSocketTransport
+
+public import typealias LiveConnection.Mutex
 
 /// The live contract on real sockets: the same ``LiveContract`` value the simulated server
 /// runs, behind a ``WebSocketServer`` with every fault control.

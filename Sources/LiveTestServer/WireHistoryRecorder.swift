@@ -1,8 +1,9 @@
 import Foundation
 import LiveConnection
-import Synchronization
 public import WebSocketTransport
 public import WireHistory
+
+import typealias LiveConnection.Mutex
 
 /// Turns what a server sees on the wire into a wire history, streamed to a file: plug it
 /// into a ``WebSocketServer`` (or ``LiveTestServer``) as its observer, or into a

@@ -1,7 +1,8 @@
 import Foundation
 import LiveConnectionSimulator
 import LiveConnectionWire
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// `livesim explore --client NAME`: the wire world for one client kind, judged from the
 /// server's side; the first failing seed of every violated rule is shrunk and saved. The

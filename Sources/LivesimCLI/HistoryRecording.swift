@@ -1,8 +1,9 @@
 import Foundation
 import LiveTestServer
-import Synchronization
 import WebSocketTransport
 import WireHistory
+
+import typealias LiveConnection.Mutex
 
 /// `--record FILE` of `serve`, `proxy` and `torture`: the server's (or the proxy's) observer
 /// from the moment it is made, writing to the file once it is bound and its URL known (the

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// SIGINT (Ctrl-C) and SIGTERM as an async sequence, so a command can end gracefully (send
 /// its close frame, say "stopped") instead of dying mid-frame. While it exists the default

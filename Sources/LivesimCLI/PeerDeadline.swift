@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// One deadline for every wait on a peer in a long exchange, watched by one sleeper.
 ///

@@ -1,5 +1,6 @@
 import Foundation
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// Progress of a long run, on standard error so it never mixes with results: on a terminal
 /// one line rewritten in place (`\r`) a few times a second; otherwise (a pipe, a CI log) one

@@ -1,5 +1,6 @@
 import LiveConnection
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// The real transport, counting the connections that have not ended yet, so `connect` can
 /// wait for its close handshake to finish before the process exits (exiting as soon as the

@@ -1,6 +1,7 @@
 import Foundation
 public import LiveConnection
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// One open WebSocket connection made by ``WebSocketTransport``.
 ///

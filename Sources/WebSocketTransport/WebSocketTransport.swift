@@ -1,6 +1,7 @@
 import Foundation
 public import LiveConnection
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// The real `Transport`: RFC 6455 over POSIX sockets, TLS through the system OpenSSL.
 ///

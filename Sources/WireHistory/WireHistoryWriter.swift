@@ -1,5 +1,6 @@
 import Foundation
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// Streams a wire history to a file as it happens: the header at once, then each record as
 /// it is stamped, so memory stays flat however long the server runs.

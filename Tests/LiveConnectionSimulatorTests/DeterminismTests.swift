@@ -1,8 +1,9 @@
 import Dispatch
 import LiveConnection
 import LiveConnectionSimulator
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @Suite("Deterministic scheduling")
 struct DeterminismTests {

@@ -1,6 +1,7 @@
 import LiveConnectionSimulator
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @Suite("Simulation driver")
 struct SimulationDriverTests {

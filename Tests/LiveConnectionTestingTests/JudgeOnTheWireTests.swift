@@ -2,8 +2,9 @@ import ExampleClients
 import Foundation
 import LiveConnectionSimulator
 import LiveConnectionWire
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @testable import LiveConnectionTesting
 

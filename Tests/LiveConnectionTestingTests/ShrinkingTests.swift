@@ -1,8 +1,9 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @testable import LiveConnectionTesting
 

@@ -1,7 +1,8 @@
 import LiveConnection
 import LiveConnectionSimulator
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @testable import LiveConnectionTesting
 

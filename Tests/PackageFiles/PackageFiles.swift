@@ -40,4 +40,19 @@ public enum PackageFiles {
         }
         return sources
     }
+
+    /// Every `.swift` file below a folder of the package, at any depth: its path from the
+    /// package root (`"Sources/LiveConnection/Concurrency/Mutex.swift"`) and its text, by path.
+    public static func swiftFiles(under path: String) -> [(path: String, text: String)] {
+        let base = root.standardizedFileURL.path + "/"
+        let walker = FileManager.default.enumerator(at: url(path), includingPropertiesForKeys: nil)
+        var files: [(path: String, text: String)] = []
+        while let file = walker?.nextObject() as? URL {
+            guard file.pathExtension == "swift", let text = try? String(contentsOf: file, encoding: .utf8) else {
+                continue
+            }
+            files.append((String(file.standardizedFileURL.path.dropFirst(base.count)), text))
+        }
+        return files.sorted { $0.path < $1.path }
+    }
 }

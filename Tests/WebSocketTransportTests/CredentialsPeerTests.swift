@@ -1,8 +1,9 @@
 import Foundation
 import LiveConnection
-import Synchronization
 import TestScheduling
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @testable import WebSocketTransport
 

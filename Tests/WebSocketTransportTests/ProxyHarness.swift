@@ -1,7 +1,8 @@
 import Foundation
 import LiveConnection
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @testable import LiveTestServer
 @testable import WebSocketTransport

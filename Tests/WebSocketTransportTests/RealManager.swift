@@ -2,9 +2,10 @@ import Foundation
 import LiveConnection
 import LiveConnectionSimulator
 import LiveTestServer
-import Synchronization
 import TestScheduling
 import Testing
+
+import typealias LiveConnection.Mutex
 
 @testable import WebSocketTransport
 

@@ -1,5 +1,6 @@
 import LiveConnection
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 @testable import WebSocketTransport
 

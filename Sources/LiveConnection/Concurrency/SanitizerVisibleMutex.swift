@@ -7,7 +7,9 @@
 /// A lock with `Mutex`'s API built on `pthread_mutex_t`, for ThreadSanitizer runs only.
 ///
 /// ```swift
-/// // Built with -Xswiftc -DLIVECONNECTION_TSAN (docs/ci.md), every module's `Mutex` is this type:
+/// // Built with -Xswiftc -DLIVECONNECTION_TSAN (docs/ci.md), the package's `Mutex` is this type:
+/// import typealias LiveConnection.Mutex
+///
 /// let state = Mutex(0)
 /// state.withLock { $0 += 1 }
 /// ```
@@ -16,10 +18,10 @@
 /// that ThreadSanitizer does not intercept, so TSan sees no ordering between two critical
 /// sections and reports every access under a `Mutex` as a race (measured on Swift 6.3.1:
 /// two threads incrementing a counter inside `Mutex.withLock` are reported; the same code
-/// under a pthread mutex is not). In a TSan build each module's `Mutex` name resolves to
-/// this type (see `Mutex+Sanitizer.swift` in each module), so the code TSan checks is
-/// ours, with every access where it is in production, and only the lock underneath changes.
-/// Shipped builds never compile it in.
+/// under a pthread mutex is not). In a TSan build the package's one `Mutex` alias
+/// (`Mutex.swift` beside this file) names this type, so the code TSan checks is ours, with
+/// every access where it is in production, and only the lock underneath changes.
+/// Shipped builds never name it.
 package final class SanitizerVisibleMutex<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
@@ -45,7 +47,3 @@ package final class SanitizerVisibleMutex<Value: ~Copyable>: @unchecked Sendable
         return try body(&value)
     }
 }
-
-#if LIVECONNECTION_TSAN
-    package typealias Mutex<Value: ~Copyable> = SanitizerVisibleMutex<Value>
-#endif

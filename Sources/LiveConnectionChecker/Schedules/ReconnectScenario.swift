@@ -1,7 +1,8 @@
 import Foundation
 import LiveConnection
 public import LiveConnectionSimulator
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// A small scenario of the real `ConnectionManager` for schedule exploration: subscribe,
 /// connect, the server closes the first connection after one virtual second, reconnect.

@@ -1,5 +1,6 @@
 import LiveConnection
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// The run's event log and counters, written from the observer and the driver (both on
 /// the simulation's thread, in the simulation's order).

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+import typealias LiveConnection.Mutex
+
 /// The worker loop every explorer shares: a few threads take the next seed from one
 /// counter, each runs it and folds the verdict into a summary of its own, and the
 /// summaries are merged at the end.

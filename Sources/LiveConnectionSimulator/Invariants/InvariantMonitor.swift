@@ -1,5 +1,6 @@
 public import LiveConnection
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// Checks every ``Invariant`` after every step of a run.
 ///

@@ -1,5 +1,7 @@
 import Synchronization
 
+import typealias LiveConnection.Mutex
+
 /// Runs async code to completion on a ``SimulationExecutor`` and a ``VirtualClock``,
 /// synchronously, on the calling thread.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// A `TaskExecutor` that only queues jobs; a driver runs them, one at a time, on its own
 /// thread, in an order chosen by a seeded ``SchedulingStrategy``.

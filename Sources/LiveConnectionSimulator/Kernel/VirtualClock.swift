@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// A `Clock` whose time moves only when the simulation driver moves it.
 ///

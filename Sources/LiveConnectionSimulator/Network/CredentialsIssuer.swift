@@ -1,5 +1,6 @@
 public import LiveConnection
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// The simulated identity server: the manager's credentials provider asks it for a token,
 /// and each answer is a new one (`Authorization: Bearer sim-1`, `sim-2`, …).

@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// Wakes every task parked on it when something they wait for may have changed.
 ///

@@ -1,6 +1,7 @@
 public import LiveConnection
 import LiveServerContract
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// The simulated network and its scriptable WebSocket server, as a `Transport`.
 ///

@@ -1,6 +1,7 @@
 public import LiveConnection
 import LiveServerContract
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// A real transport with the judge watching the client's end of the wire: the ``WorldTruth``
 /// of a run on real sockets, for an ``InvariantMonitor`` on the real clock.

@@ -1,7 +1,8 @@
 import LiveConnection
 public import LiveConnectionSimulator
-import Synchronization
 public import WireHistory
+
+import typealias LiveConnection.Mutex
 
 /// A wire history recorded from a real server, as a ``WireJudge`` reads a wire: fed one record
 /// at a time, it turns each into the simulated wire's ``WireEvent``s and keeps the truths the

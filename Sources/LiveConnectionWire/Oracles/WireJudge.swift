@@ -1,7 +1,8 @@
 import Foundation
 import LiveConnection
 public import LiveConnectionSimulator
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// Judges every client of a run from the wire: reads the simulated server's events as
 /// they happen, hears the app's intents and the optional probes, and records each rule's

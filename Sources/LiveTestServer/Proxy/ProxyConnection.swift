@@ -1,6 +1,7 @@
 import LiveConnection
-import Synchronization
 import WebSocketTransport
+
+import typealias LiveConnection.Mutex
 
 /// One client's connection through a ``WebSocketProxy``: its two links, the queue each way
 /// between them, and the gates its faults shut.

@@ -1,6 +1,8 @@
 public import LiveConnection
 public import WebSocketTransport
 
+public import typealias LiveConnection.Mutex
+
 /// One thing that happened on a proxied connection, as the proxy saw it on the wire.
 ///
 /// ```swift

@@ -1,5 +1,6 @@
-import Synchronization
 import WebSocketTransport
+
+import typealias LiveConnection.Mutex
 
 /// The frames of one direction of a proxied connection, between the task that reads them from
 /// one link and the task that writes them to the other, with a byte limit.

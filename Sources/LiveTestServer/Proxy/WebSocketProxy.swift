@@ -1,7 +1,8 @@
 public import Foundation
 public import LiveConnection
-import Synchronization
 public import WebSocketTransport
+
+public import typealias LiveConnection.Mutex
 
 /// A WebSocket proxy in front of the user's own server, with the test server's faults aimed
 /// at every connection or at one client.

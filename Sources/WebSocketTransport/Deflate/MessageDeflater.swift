@@ -1,5 +1,6 @@
 import CZlib
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// Compresses the messages of one direction of a permessage-deflate connection (RFC 7692 §7.2.1).
 ///

@@ -1,5 +1,6 @@
 import CZlib
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// Inflates the compressed messages of one direction of a permessage-deflate connection
 /// (RFC 7692 §7.2.2), a frame's payload at a time, with a limit on what comes out.

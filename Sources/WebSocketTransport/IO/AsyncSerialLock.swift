@@ -1,5 +1,6 @@
 import LiveConnection
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 /// A FIFO lock for async code: one writer at a time puts a whole frame on the socket.
 ///

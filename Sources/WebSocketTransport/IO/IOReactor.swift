@@ -1,5 +1,6 @@
 import Foundation
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 #if canImport(Glibc)
     import Glibc

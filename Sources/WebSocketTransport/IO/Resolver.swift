@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// A connection whose buffers a ``BufferBudget`` counts, and which it may drop: a
 /// ``ServerConnection``, or a ``WebSocketProxy`` connection.

@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// A gate tasks pass while it is open and wait at while it is shut: how a frozen server
 /// stops reading, writing and answering handshakes without closing anything.

@@ -1,5 +1,6 @@
 package import LiveConnection
-import Synchronization
+
+package import typealias LiveConnection.Mutex
 
 /// The listening socket of a ``WebSocketServer`` or a ``WebSocketProxy``, and the refuse
 /// fault on it: refusing closes the socket (clients get ECONNREFUSED from the kernel) and

@@ -1,4 +1,4 @@
-import Synchronization
+import typealias LiveConnection.Mutex
 
 /// The frames waiting to be written to one connection, in order, with a byte limit.
 ///

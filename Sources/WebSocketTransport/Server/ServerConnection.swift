@@ -1,5 +1,6 @@
 public import LiveConnection
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// One client connection of a ``WebSocketServer``, as its handler and the test controls see it.
 ///

@@ -1,5 +1,6 @@
 public import LiveConnection
-import Synchronization
+
+public import typealias LiveConnection.Mutex
 
 /// The server side of RFC 6455 on the package's own sockets, reactor and OpenSSL code:
 /// many connections, each a child task, every wait parked in the one `IOReactor`.

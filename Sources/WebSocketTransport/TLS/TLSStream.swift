@@ -1,6 +1,7 @@
 import COpenSSL
 package import LiveConnection
-import Synchronization
+
+package import typealias LiveConnection.Mutex
 
 #if canImport(Glibc)
     import Glibc

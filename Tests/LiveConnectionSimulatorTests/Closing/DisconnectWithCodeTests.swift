@@ -1,7 +1,8 @@
 import LiveConnection
 import LiveConnectionSimulator
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 /// The app's `disconnect(code:reason:)` in the simulator: an action of its own, in traces and
 /// in the swarm, judged from what the server receives and what the app is shown.

@@ -1,8 +1,9 @@
 import Foundation
 import LiveConnection
 import LiveConnectionSimulator
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 /// The simulated network and server, driven directly (no manager) in virtual time.
 @Suite("Simulated network")

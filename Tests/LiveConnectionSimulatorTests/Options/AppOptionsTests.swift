@@ -1,7 +1,8 @@
 import LiveConnection
 import LiveConnectionSimulator
-import Synchronization
 import Testing
+
+import typealias LiveConnection.Mutex
 
 /// The app's opt-in options in the simulator: the swarm draws an attempt limit and
 /// credentials before every connect for some seeds, traces carry them, and the invariants

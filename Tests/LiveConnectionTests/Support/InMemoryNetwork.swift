@@ -1,6 +1,7 @@
 import Foundation
 import LiveServerContract
-import Synchronization
+
+import typealias LiveConnection.Mutex
 
 @testable import LiveConnection
 
