@@ -52,21 +52,29 @@ extension String {
     /// ```
     ///
     /// The wire format's one spelling of a string, shared by the manager and the simulated server.
+    /// JSON (RFC 8259) is the language here, which is why it is not shared with the package's
+    /// two other escapers: `SVGWriter.escape` writes XML entities (`&amp;`, `&lt;`), and
+    /// `TraceToken.quoted` writes the trace format's quoting, whose `\u{…}` escapes and escaped
+    /// line separators no JSON parser reads (JSON's `\u00XX` must stay four hex digits).
     package var jsonQuoted: String {
         var out = "\""
         for scalar in unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
+            if let escape = Self.jsonShortEscapes[scalar] {
+                out += escape
+            } else if scalar.value < 0x20 {
+                // Every other control character as `\u` and exactly four hex digits.
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+            } else {
+                out.unicodeScalars.append(scalar)
             }
         }
         return out + "\""
     }
+
+    /// The two-character escapes this spelling uses (JSON has two more, `\b` and `\f`, which
+    /// it writes as `\u0008` and `\u000c`, as it always has).
+    private static let jsonShortEscapes: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+    ]
 }

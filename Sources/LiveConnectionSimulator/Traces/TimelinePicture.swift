@@ -1,4 +1,5 @@
 import Foundation
+import Statistics
 
 /// A run's timeline drawn as an SVG picture: one lane per manager with its phases over
 /// virtual time, the actions above them (faults in red, app intents in blue, broadcasts in
@@ -219,10 +220,8 @@ public struct TimelinePicture: Sendable {
 
     private func f(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// XML-escaped text for the picture: the package's one XML escaper.
+    private func escape(_ text: String) -> String { SVGWriter.escape(text) }
 }
 
 extension Duration {

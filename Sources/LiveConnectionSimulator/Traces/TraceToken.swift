@@ -32,6 +32,12 @@ struct TraceToken: Hashable {
 
     /// `text` in double quotes, with `\\`, `\"`, `\n`, `\r`, `\t` and `\u{…}` escapes for
     /// every scalar that could break a line or hide in a terminal.
+    ///
+    /// The trace format's own quoting, which `tokenize` reads back. Not shared with
+    /// `String.jsonQuoted` (JSON, the wire format) or `SVGWriter.escape` (XML): a trace escapes
+    /// more (DEL, C1 controls, U+2028/2029, the byte-order mark, so a line reads safely in a
+    /// terminal) and spells it `\u{…}`, which JSON does not accept; committed traces are
+    /// written in this spelling, so it cannot change to JSON's.
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {

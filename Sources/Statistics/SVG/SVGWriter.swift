@@ -71,18 +71,22 @@ public struct SVGWriter: Sendable {
 
     private func n(_ value: Double) -> String { value.formatted(digits: 2) }
 
-    /// Escapes the characters XML gives meaning to.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
+    /// Escapes the characters XML gives meaning to, for SVG text and attribute values.
+    ///
+    /// ```swift
+    /// SVGWriter.escape("p < 0.05 & \"fair\"")   // p &lt; 0.05 &amp; &quot;fair&quot;
+    /// ```
+    ///
+    /// The package's one XML escaper: the backoff plots and the simulator's timeline pictures
+    /// both write SVG through it. It is not shared with the other two escapers because they
+    /// write other languages: `String.jsonQuoted` (LiveConnection) writes a JSON string literal
+    /// (backslash escapes, `\u00XX`), and `TraceToken.quoted` (the simulator) the trace format's
+    /// own quoting (backslash escapes, `\u{…}`, and the line separators a terminal would break
+    /// on); XML needs entities instead, and leaves control characters and backslashes alone.
+    package static func escape(_ text: String) -> String {
+        text.reduce(into: "") { result, character in result += entities[character] ?? String(character) }
     }
+
+    /// The characters XML gives meaning to, as the entities that stand for them.
+    private static let entities: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;"]
 }
