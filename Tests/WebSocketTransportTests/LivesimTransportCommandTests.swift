@@ -9,10 +9,16 @@ import Testing
 /// trust store's PEM was parsed from freed memory), which no debug run could see.
 @Suite("livesim transport commands", .waitsOnPeers, PeerServer.enabledTrait, .timeLimit(.minutes(1)))
 struct LivesimTransportCommandTests {
+    /// Runs `livesim arguments…` (the package's one runner, `LivesimProcess`) on a thread of its
+    /// own, off the cooperative pool, terminating it after 30 s.
+    private func livesim(_ arguments: [String]) async throws -> LivesimProcess.Output {
+        try await offPool { try LivesimProcess.run(arguments, within: 30) }
+    }
+
     /// Runs `body` against the Python echo server over TLS, its certificate from a fresh test CA.
     private func withTLSEchoServer(
-        _ body: (TestCertificates, PeerServer) async throws -> Livesim.Output
-    ) async throws -> Livesim.Output {
+        _ body: (TestCertificates, PeerServer) async throws -> LivesimProcess.Output
+    ) async throws -> LivesimProcess.Output {
         let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let server = try await PeerServer.start(
@@ -24,7 +30,7 @@ struct LivesimTransportCommandTests {
     @Test("echo-client over wss:// trusts the CA given with --ca, and echoes")
     func echoClientWithCA() async throws {
         let run = try await withTLSEchoServer { certificates, server in
-            try await Livesim.run([
+            try await livesim([
                 "echo-client", "wss://127.0.0.1:\(server.port)/hello", "--ca", certificates.path("ca.pem"),
             ])
         }
@@ -35,7 +41,7 @@ struct LivesimTransportCommandTests {
     @Test("echo-client over wss:// without the CA refuses the server, saying why")
     func echoClientWithoutCA() async throws {
         let run = try await withTLSEchoServer { _, server in
-            try await Livesim.run(["echo-client", "wss://127.0.0.1:\(server.port)/hello"])
+            try await livesim(["echo-client", "wss://127.0.0.1:\(server.port)/hello"])
         }
         #expect(run.status == 1, "\(run)")
         #expect(run.standardOutput.contains("certificate verification failed"), "\(run)")
@@ -44,7 +50,7 @@ struct LivesimTransportCommandTests {
     @Test("echo-client over ws:// echoes")
     func echoClientPlain() async throws {
         let server = try await SharedPeers.echo
-        let run = try await Livesim.run(["echo-client", "ws://127.0.0.1:\(server.port)/hello"])
+        let run = try await livesim(["echo-client", "ws://127.0.0.1:\(server.port)/hello"])
         #expect(run.status == 0, "\(run)")
         #expect(run.standardOutput.contains("closed 1000 echoed"), "\(run)")
     }
@@ -52,7 +58,7 @@ struct LivesimTransportCommandTests {
     @Test("connect over wss:// with --ca opens and stays open for its duration")
     func connectWithCA() async throws {
         let run = try await withTLSEchoServer { certificates, server in
-            try await Livesim.run([
+            try await livesim([
                 // Long enough for a TLS handshake under AddressSanitizer on a loaded machine
                 // (neither 2 s nor 6 s was: CI saw the duration end while still connecting),
                 // and a pong deadline a loaded machine keeps.
@@ -77,7 +83,7 @@ struct LivesimTransportCommandTests {
         arguments: ["/close-at-once/4001", "/close-at-once/1011", "/close-at-once/1000", "/reject/401"])
     func hostileServerIsBackedOffFrom(path: String) async throws {
         let server = try await SharedPeers.echo
-        let run = try await Livesim.run([
+        let run = try await livesim([
             "connect", "ws://127.0.0.1:\(server.port)\(path)", "--duration", "4", "--max-attempts", "1000000",
         ])
         #expect(run.status == 0, "\(run)")
@@ -99,56 +105,10 @@ struct LivesimTransportCommandTests {
 
     @Test("connect with a URL that can never work is refused before any attempt, saying why")
     func permanentErrorRefused() async throws {
-        let run = try await Livesim.run(["connect", "ws://127.0.0.1:99999/", "--duration", "5"])
+        let run = try await livesim(["connect", "ws://127.0.0.1:99999/", "--duration", "5"])
         #expect(run.status == 64, "\(run)")
         #expect(run.standardError.contains("a port in 1...65535 (got ws://127.0.0.1:99999/)"), "\(run)")
         // Nothing was tried: the manager that would stop on it is PermanentURLErrorTests'.
         #expect(!run.standardOutput.contains("phase connecting"), "\(run)")
-    }
-}
-
-/// The built `livesim`, next to the test bundle (both are products of the same build).
-enum Livesim {
-    struct Output: CustomStringConvertible {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-        var description: String { "exit \(status)\nstdout:\n\(standardOutput)\nstderr:\n\(standardError)" }
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "livesim is not built at \(path): run `swift build` (it builds every product)" }
-    }
-
-    struct TimedOut: Error, CustomStringConvertible {
-        var arguments: [String]
-        var description: String { "livesim \(arguments.joined(separator: " ")) did not exit within 30 s" }
-    }
-
-    /// Runs `livesim arguments…` on a thread of its own, killing it after 30 s.
-    static func run(_ arguments: [String]) async throws -> Output {
-        try await offPool { try runBlocking(arguments) }
-    }
-
-    /// The built executable; throws if it is not there.
-    static func executable() throws -> URL {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("livesim")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw Missing(path: executable.path)
-        }
-        return executable
-    }
-
-    private static func runBlocking(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        let run = try process.runCapturing(within: .seconds(30))
-        guard !run.exit.timedOut else { throw TimedOut(arguments: arguments) }
-        return Output(
-            status: run.exit.status, standardOutput: String(decoding: run.standardOutput, as: UTF8.self),
-            standardError: String(decoding: run.standardError, as: UTF8.self))
     }
 }

@@ -109,8 +109,9 @@ final class LivesimServe: @unchecked Sendable {
 
     static func start(_ arguments: [String]) async throws -> LivesimServe {
         try await offPool {
+            guard let executable = LivesimProcess.executable else { throw LivesimProcess.NotBuilt() }
             let process = Process()
-            process.executableURL = try Livesim.executable()
+            process.executableURL = executable
             process.arguments = ["serve", "--echo", "--duration", "120s"] + arguments
             let output = Pipe()
             process.standardOutput = output
