@@ -17,6 +17,7 @@ enum MachineThroughput {
         var inputs = 0
         var effects = 0
         var sequence: UInt64 = 0
+        let message = Message.text("update")
         func handle(_ input: Input) {
             effects += machine.handle(input, using: &random).count
             inputs += 1
@@ -30,7 +31,7 @@ enum MachineThroughput {
             for _ in 0..<10 {
                 handle(.timerFired(.heartbeat(g)))
                 sequence += 1
-                handle(.received(g, sequence: sequence))
+                handle(.received(g, message, sequence: sequence))
                 handle(.timerFired(.heartbeat(g)))
                 handle(.pong(g))
             }

@@ -38,8 +38,7 @@ extension SimulationWorld {
         effects.compactMap { effect in
             switch effect {
             case .report(let phase): "phase \(phase)"
-            case .deliverMessage:
-                if case .received(_, let sequence?) = input { "deliver seq=\(sequence)" } else { "deliver" }
+            case .deliverMessage(_, let sequence): sequence.map { "deliver seq=\($0)" } ?? "deliver"
             case .reportGap(let expected, let received): "gap expected=\(expected) received=\(received)"
             default: nil
             }

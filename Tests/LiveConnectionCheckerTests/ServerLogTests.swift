@@ -124,7 +124,7 @@ struct DropsWhileResubscribing: MachineWrapper {
     init(base: ConnectionMachine) { self.base = base }
 
     mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
-        if case .received(let g, _) = input, case .subscribing(g, _) = base.state { return [] }
+        if case .received(let g, _, _) = input, case .subscribing(g, _) = base.state { return [] }
         return base.handle(input, using: &random)
     }
 }
@@ -137,8 +137,8 @@ struct DeliversDuplicates: MachineWrapper {
     mutating func handle(_ input: Input, using random: inout some RandomSource) -> [Effect] {
         let last = base.lastSequence
         let effects = base.handle(input, using: &random)
-        if case .received(_, let sequence?) = input, let last, sequence <= last, effects.isEmpty {
-            return [.deliverMessage]
+        if case .received(_, let message, let sequence?) = input, let last, sequence <= last, effects.isEmpty {
+            return [.deliverMessage(message, sequence: sequence)]
         }
         return effects
     }

@@ -84,7 +84,7 @@ extension ConnectionMachine {
         }
     }
 
-    mutating func received(_ g: Generation, sequence: UInt64?) -> [Effect] {
+    mutating func received(_ g: Generation, _ message: Message, sequence: UInt64?) -> [Effect] {
         switch state {
         case .open(g, var connection) where connection.awaitingPong:
             // Any frame proves the peer alive, so a busy stream is never declared dead
@@ -92,10 +92,10 @@ extension ConnectionMachine {
             connection.awaitingPong = false
             state = .open(g, connection)
             provedItself()
-            return [.cancelTimer(.pongDeadline(g))] + accept(sequence: sequence)
+            return [.cancelTimer(.pongDeadline(g))] + accept(message, sequence: sequence)
         case .subscribing(g, _), .open(g, _):
             // While resubscribing the server may already be sending: deliver in order.
-            return accept(sequence: sequence)
+            return accept(message, sequence: sequence)
         case .idle, .connecting, .subscribing, .open, .waiting, .refreshing, .backgrounded, .offline, .stopped:
             // A message of a dead generation (or, impossibly, before a handshake): dropped,
             // so a late frame is never delivered twice or out of order.
@@ -104,16 +104,18 @@ extension ConnectionMachine {
     }
 
     /// Resume bookkeeping: drop duplicates, report gaps, deliver the rest in order.
-    private mutating func accept(sequence: UInt64?) -> [Effect] {
+    private mutating func accept(_ message: Message, sequence: UInt64?) -> [Effect] {
         var effects: [Effect] = []
-        guard let sequence, configuration.resume else { return effects + [.deliverMessage] }
+        guard let sequence, configuration.resume else {
+            return effects + [.deliverMessage(message, sequence: sequence)]
+        }
         if let last = lastSequence {
             // A replayed duplicate: already delivered once.
             if sequence <= last { return effects }
             if sequence > last + 1 { effects.append(.reportGap(expected: last + 1, received: sequence)) }
         }
         lastSequence = sequence
-        return effects + [.deliverMessage]
+        return effects + [.deliverMessage(message, sequence: sequence)]
     }
 
     mutating func pong(_ g: Generation) -> [Effect] {

@@ -155,7 +155,7 @@ public struct ConnectionMachine: Hashable, Sendable {
         case .ping(let id, let timeout): return ping(id, timeout: timeout)
         case .opened(let g): return opened(g)
         case .connectFailed(let g, let error): return connectFailed(g, error, using: &random)
-        case .received(let g, let sequence): return received(g, sequence: sequence)
+        case .received(let g, let message, let sequence): return received(g, message, sequence: sequence)
         case .pong(let g): return pong(g)
         case .closedByPeer(let g, let code, let reason): return closedByPeer(g, code, reason, using: &random)
         case .failed(let g, let error): return failed(g, error, using: &random)

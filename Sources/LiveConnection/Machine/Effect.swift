@@ -32,8 +32,8 @@ public enum Effect: Hashable, Sendable, CustomStringConvertible {
     case refreshCredentials
     /// Tell the caller of a command how it ended (exactly once per command).
     case completeCommand(CommandID, CommandOutcome)
-    /// Hand the message being handled to the app (it is new and in order).
-    case deliverMessage
+    /// Hand this message, with its resume sequence number, to the app (it is new and in order).
+    case deliverMessage(Message, sequence: UInt64?)
     /// The resume sequence skipped numbers: messages `expected..<received` never arrived.
     case reportGap(expected: UInt64, received: UInt64)
     /// The phase changed.

@@ -31,8 +31,11 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     case opened(Generation)
     /// This generation's connection attempt failed.
     case connectFailed(Generation, TransportError)
-    /// A data message arrived; `sequence` is its resume sequence number, if it has one.
-    case received(Generation, sequence: UInt64?)
+    /// A data message arrived; `sequence` is its resume sequence number, if it has one (the
+    /// shell's wire format read it). The machine decides on the sequence alone and hands the
+    /// message on in ``Effect/deliverMessage(_:sequence:)``, so the shell delivers what the
+    /// effect carries and keeps nothing aside for it.
+    case received(Generation, Message, sequence: UInt64?)
     /// The pong to one of this generation's pings arrived.
     case pong(Generation)
     /// The peer sent a close frame.
@@ -58,7 +61,7 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
     /// The generation a transport callback belongs to (`nil` for other inputs).
     public var generation: Generation? {
         switch self {
-        case .opened(let g), .connectFailed(let g, _), .received(let g, _), .pong(let g),
+        case .opened(let g), .connectFailed(let g, _), .received(let g, _, _), .pong(let g),
             .closedByPeer(let g, _, _), .failed(let g, _), .sendCompleted(let g, _), .flushed(let g),
             .pingAnswered(let g, _):
             g
@@ -79,7 +82,7 @@ public enum Input: Hashable, Sendable, CustomStringConvertible {
         case .ping(let id, let timeout): "ping \(id) timeout=\(timeout.traceFormatted)"
         case .opened(let g): "opened \(g)"
         case .connectFailed(let g, let error): "connect-failed \(g) \"\(error.reason)\""
-        case .received(let g, let sequence): "received \(g)" + (sequence.map { " seq=\($0)" } ?? "")
+        case .received(let g, _, let sequence): "received \(g)" + (sequence.map { " seq=\($0)" } ?? "")
         case .pong(let g): "pong \(g)"
         case .closedByPeer(let g, let code, let reason): "closed \(g) code=\(code) reason=\"\(reason)\""
         case .failed(let g, let error): "failed \(g) \"\(error.reason)\""

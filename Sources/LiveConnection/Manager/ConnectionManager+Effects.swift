@@ -1,7 +1,7 @@
 // Executing the machine's effects: the shell's whole job, one case at a time.
 extension ConnectionManager {
-    /// Executes one effect of `input`'s verdict; `message` is the frame a `received` input carried.
-    func execute(_ effect: Effect, input: Input, message: Message?) {
+    /// Executes one effect of the machine's verdict.
+    func execute(_ effect: Effect) {
         switch effect {
         case .openConnection(let g, let endpoint):
             let handle = GenerationHandle()
@@ -67,10 +67,7 @@ extension ConnectionManager {
         case .completeCommand(let id, let outcome):
             commands.removeValue(forKey: id)?.continuation.resume(returning: outcome)
 
-        case .deliverMessage:
-            guard let message, case .received(_, let sequence) = input else {
-                preconditionFailure("deliver in the verdict of \(input), which carries no message")
-            }
+        case .deliverMessage(let message, let sequence):
             broadcaster.broadcast(.message(message, sequence: sequence))
 
         case .reportGap(let expected, let received):
@@ -123,7 +120,7 @@ extension ConnectionManager {
     }
 
     func received(_ g: Generation, _ message: Message) {
-        process(.received(g, sequence: wire.sequence(message)), carrying: message)
+        process(.received(g, message, sequence: wire.sequence(message)))
     }
 
     /// Asks the provider for generation `g`'s credentials; the endpoint with them laid over its

@@ -240,14 +240,13 @@ public actor ConnectionManager {
 
     // MARK: The one path into the machine
 
-    /// Hands one input to the machine and executes its effects, synchronously on the actor.
-    /// Runs one input through the machine and executes its verdict. A `received` input
-    /// brings its message along: the message travels with the effects that decide its
-    /// fate (``Effect/deliverMessage`` hands it to the app), never through stored state.
-    func process(_ input: Input, carrying message: Message? = nil) {
+    /// Runs one input through the machine and executes its verdict, synchronously on the
+    /// actor. Every effect carries what executing it needs (``Effect/deliverMessage(_:sequence:)``
+    /// the message a `received` input brought), so nothing travels beside the effects.
+    func process(_ input: Input) {
         let effects = logic.handle(input, using: &random)
         observer?(input, effects)
-        for effect in effects { execute(effect, input: input, message: message) }
+        for effect in effects { execute(effect) }
     }
 
     private func shutDown() {

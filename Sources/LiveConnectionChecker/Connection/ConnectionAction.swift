@@ -93,6 +93,9 @@ struct InputTable: Sendable {
     static let resetError = TransportError.reset(errno: "ECONNRESET")
     /// The timeout the app's ping asks for: its deadline must be armed for exactly this.
     static let pingTimeout = Duration.seconds(2)
+    /// The data message every `received` input carries: the machine decides on the sequence
+    /// number alone and hands the message on untouched, so one message stands for all.
+    static let message = Message.text("m")
 
     init(codebook: MachineCodebook, bounds: ConnectionBounds, specification: Specification) {
         defer {
@@ -117,8 +120,10 @@ struct InputTable: Sendable {
         handshakeFailures = Self.handshakeStatuses(specification).map {
             add(.connectFailed(live, .handshakeRejected(status: $0)), .live)
         }
-        receivedPlain = add(.received(live, sequence: nil), .live)
-        receivedSequence = (0..<bounds.serverLog).map { add(.received(live, sequence: UInt64($0 + 1)), .live) }
+        receivedPlain = add(.received(live, Self.message, sequence: nil), .live)
+        receivedSequence = (0..<bounds.serverLog).map {
+            add(.received(live, Self.message, sequence: UInt64($0 + 1)), .live)
+        }
         pong = add(.pong(live), .live)
         peerCloses = Self.closeCodes(specification).map {
             add(.closedByPeer(live, code: $0, reason: Self.closeReason), .live)
@@ -147,7 +152,8 @@ struct InputTable: Sendable {
         let current = g == MachineCodebook.current
         let late: [Input] =
             [
-                .opened(g), .connectFailed(g, .handshakeRejected(status: 503)), .received(g, sequence: nil), .pong(g),
+                .opened(g), .connectFailed(g, .handshakeRejected(status: 503)),
+                .received(g, Self.message, sequence: nil), .pong(g),
                 .closedByPeer(g, code: .normal, reason: "bye"), .closedByPeer(g, code: .forbidden, reason: "bye"),
                 .failed(g, Self.resetError), .flushed(g), .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)),
                 .timerFired(.pongDeadline(g)),

@@ -389,7 +389,7 @@ enum Delivery: Sendable {
         case (.intent, .ping): self = .askPing
         case (.live, .pingAnswered): self = .pingPong
         case (.live, .opened): self = .opened
-        case (.live, .received(_, let sequence)): self = .received(sequence)
+        case (.live, .received(_, _, let sequence)): self = .received(sequence)
         case (.live, .pong): self = .pong
         case (.live, .flushed): self = .flushed
         // Credentials fetched before every connect need no refresh on expiry: the

@@ -156,7 +156,7 @@ struct TraceRealizer {
             _ = advance(to: answered, step: step, what: "the handshake fails")
         case .pong(let g):
             _ = advance(to: (pingedAt[g] ?? now) + l * 2, step: step, what: "the pong arrives")
-        case .received(_, let sequence):
+        case .received(_, _, let sequence):
             if sequence == nil { gap(step, "a message with no sequence number (the simulated server numbers all)") }
             _ = advance(to: lastServerSend + l, step: step, what: "the message arrives")
         case .closedByPeer(_, let code, let reason):

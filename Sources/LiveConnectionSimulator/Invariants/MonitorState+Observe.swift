@@ -143,7 +143,7 @@ extension MonitorState {
     private mutating func noteProof(_ input: Input) {
         let answer: Generation?
         switch input {
-        case .pong(let g), .received(let g, _): answer = g
+        case .pong(let g), .received(let g, _, _): answer = g
         default: answer = nil
         }
         guard let answer, answer == pingOutstanding, answer == openGeneration else { return }
@@ -220,7 +220,7 @@ extension MonitorState {
     /// With resume, a message is new and in order; a hole is allowed only where the
     /// server's log no longer holds the missing messages, and must be reported.
     private mutating func checkDelivery(_ input: Input, _ effects: [Effect], now: VirtualClock.Instant) {
-        guard configuration.resume, case .received(_, let sequence?) = input else { return }
+        guard configuration.resume, case .received(_, _, let sequence?) = input else { return }
         checks += 1
         defer { lastDelivered = max(lastDelivered ?? 0, sequence) }
         guard let last = lastDelivered else { return }

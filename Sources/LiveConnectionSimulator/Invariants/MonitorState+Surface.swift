@@ -87,8 +87,8 @@ extension MonitorState {
                 if case .waiting(_, let delay, _) = phase { waitingDelay = delay }
                 if case .connecting(let attempt) = phase { checkAttemptNumber(attempt, of: "connecting", now: now) }
                 if case .open(let attempt) = phase { checkAttemptNumber(attempt, of: "open", now: now) }
-            case .deliverMessage:
-                if case .received(_, let sequence) = input { decided.append(.message(sequence: sequence)) }
+            case .deliverMessage(_, let sequence):
+                decided.append(.message(sequence: sequence))
             case .reportGap(let expected, let received):
                 decided.append(.gap(expected: expected, received: received))
             default:

@@ -276,7 +276,7 @@ extension Input {
         switch self {
         case .opened: .opened(g)
         case .connectFailed(_, let error): .connectFailed(g, error)
-        case .received(_, let sequence): .received(g, sequence: sequence)
+        case .received(_, let message, let sequence): .received(g, message, sequence: sequence)
         case .pong: .pong(g)
         case .closedByPeer(_, let code, let reason): .closedByPeer(g, code: code, reason: reason)
         case .failed(_, let error): .failed(g, error)

@@ -35,7 +35,7 @@ struct AttemptCountTests {
         driver.open(g)
         driver.advance(by: driver.machine.configuration.heartbeatInterval)  // a ping
         driver.handle(.pong(g))
-        driver.handle(.received(g, sequence: 1))
+        driver.handle(.received(g, .payload, sequence: 1))
         driver.handle(.send(1))
         driver.handle(.sendCompleted(g, 1))
         #expect(driver.phase == .open(attempt: 3), "state \(driver.state)")

@@ -57,7 +57,7 @@ struct CloseCodeTests {
         let inputs: [Input] = [
             .setForeground(false), .setForeground(true), .subscribe("holds"), .unsubscribe("loans"),
             .timerFired(.retry), .credentialsRefreshed(succeeded: true), .disconnect(),
-            .failed(1, .refused), .received(1, sequence: 3),
+            .failed(1, .refused), .received(1, .payload, sequence: 3),
         ]
         for input in inputs {
             let effects = driver.handle(input)

@@ -17,8 +17,8 @@ struct GenerationTests {
             switch self {
             case .opened: .opened(g)
             case .connectFailed: .connectFailed(g, .handshakeRejected(status: 401))
-            case .received: .received(g, sequence: nil)
-            case .receivedWithSequence: .received(g, sequence: 99)
+            case .received: .received(g, .payload, sequence: nil)
+            case .receivedWithSequence: .received(g, .payload, sequence: 99)
             case .pong: .pong(g)
             case .closedByPeer: .closedByPeer(g, code: .normal, reason: "late")
             case .closedTerminal: .closedByPeer(g, code: .forbidden, reason: "late")

@@ -52,9 +52,9 @@ struct HeartbeatTests {
         var driver = MachineDriver(Self.configuration(interval: 500, timeout: 300))
         try driver.connectAndOpen()
         driver.advance(by: .milliseconds(500))
-        let effects = driver.handle(.received(1, sequence: nil))
-        #expect(effects == [.cancelTimer(.pongDeadline(1)), .deliverMessage])
-        let later = driver.advance(by: .seconds(10)) { driver in driver.handle(.received(1, sequence: nil)) }
+        let effects = driver.handle(.received(1, .payload, sequence: nil))
+        #expect(effects == [.cancelTimer(.pongDeadline(1)), .deliverMessage(.payload, sequence: nil)])
+        let later = driver.advance(by: .seconds(10)) { driver in driver.handle(.received(1, .payload, sequence: nil)) }
         #expect(driver.phase == .open(attempt: 1), "\(later)")
     }
 

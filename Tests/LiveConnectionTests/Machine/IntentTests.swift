@@ -228,7 +228,7 @@ enum SetupState: String, CaseIterable, CustomTestStringConvertible, Sendable {
         guard self != .idle else { return driver }
         // Generation 1 opens, delivers a message and dies: from here on it is stale.
         try driver.connectAndOpen()
-        driver.handle(.received(1, sequence: 1))
+        driver.handle(.received(1, .payload, sequence: 1))
         try driver.reset()
         try driver.fire(.retry)  // connecting on generation 2
         switch self {

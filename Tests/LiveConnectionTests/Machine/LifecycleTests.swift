@@ -117,10 +117,10 @@ struct LifecycleTests {
         let g = try driver.live
         driver.open(g)
         // A message before any ping proves nothing yet: it may be the server's last word.
-        driver.handle(.received(g, sequence: nil))
+        driver.handle(.received(g, .payload, sequence: nil))
         #expect(driver.machine.failures == 3)
         try driver.fire(.heartbeat(g))
-        driver.handle(.received(g, sequence: nil))
+        driver.handle(.received(g, .payload, sequence: nil))
         #expect(driver.machine.failures == 0)
     }
 

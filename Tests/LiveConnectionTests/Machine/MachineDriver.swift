@@ -171,3 +171,9 @@ extension ConnectionConfiguration {
         return configuration
     }
 }
+
+extension Message {
+    /// The data message the machine tests hand in: the machine decides on a `received` input's
+    /// sequence number alone and passes the message on, untouched, in `deliverMessage`.
+    static let payload = Message.text("m")
+}

@@ -126,7 +126,7 @@ struct RandomWalk {
             // A stale input of any kind.
             let g = staleGeneration()
             return pick([
-                .opened(g), .connectFailed(g, .refused), .received(g, sequence: serverSequence), .pong(g),
+                .opened(g), .connectFailed(g, .refused), .received(g, .payload, sequence: serverSequence), .pong(g),
                 .closedByPeer(g, code: .tokenExpired, reason: "late"), .failed(g, .reset(errno: "EPIPE")),
                 .sendCompleted(g, CommandID(random.uniform(below: nextCommand.rawValue))),
                 .timerFired(.connectTimeout(g)), .timerFired(.heartbeat(g)), .timerFired(.pongDeadline(g)),
@@ -153,14 +153,14 @@ struct RandomWalk {
         case 0..<4:
             // The server sends the next message, sometimes replays one, sometimes skips one.
             switch random.uniform(below: 6) {
-            case 0: return .received(g, sequence: nil)
-            case 1: return .received(g, sequence: max(serverSequence, 1) - 1)
+            case 0: return .received(g, .payload, sequence: nil)
+            case 1: return .received(g, .payload, sequence: max(serverSequence, 1) - 1)
             case 2:
                 serverSequence += 2
-                return .received(g, sequence: serverSequence)
+                return .received(g, .payload, sequence: serverSequence)
             default:
                 serverSequence += 1
-                return .received(g, sequence: serverSequence)
+                return .received(g, .payload, sequence: serverSequence)
             }
         case 4: return pingsSent.isEmpty || random.chance(0.5) ? .pong(g) : .pingAnswered(g, pick(pingsSent).1)
         case 5..<7 where !unsentCommands.isEmpty:
@@ -337,7 +337,7 @@ struct RandomWalk {
                 if answers[id]! > 1 { fail(.commandsCompletedOnce, "\(id) answered twice") }
                 if !issued.contains(id) { fail(.commandsCompletedOnce, "\(id) answered but never sent") }
             case .deliverMessage:
-                if case .received(_, let sequence?) = input {
+                if case .received(_, _, let sequence?) = input {
                     if let last = delivered.last, sequence <= last {
                         fail(.exactlyOnceInOrder, "delivered \(sequence) after \(last)")
                     }

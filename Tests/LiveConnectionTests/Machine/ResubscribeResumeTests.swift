@@ -12,7 +12,7 @@ struct ResubscribeResumeTests {
         driver.handle(.subscribe("availability"))
         driver.handle(.subscribe("loans"))
         try driver.connectAndOpen()
-        driver.handle(.received(1, sequence: 41))
+        driver.handle(.received(1, .payload, sequence: 41))
         for (g, attempt): (Generation, Int) in [(2, 2), (3, 3)] {
             try driver.reset()
             try driver.fire(.retry)
@@ -71,13 +71,13 @@ struct ResubscribeResumeTests {
     func activityWhileSubscribing() throws {
         var driver = MachineDriver()
         try driver.connectAndOpen()
-        driver.handle(.received(1, sequence: 5))
+        driver.handle(.received(1, .payload, sequence: 5))
         try driver.reset()
         try driver.fire(.retry)
         driver.handle(.opened(2))
         #expect(driver.handle(.subscribe("holds")) == [.send(2, .control(.subscribe("holds"))), .flush(2)])
-        #expect(driver.handle(.received(2, sequence: 5)).isEmpty, "a replayed duplicate")
-        #expect(driver.handle(.received(2, sequence: 6)) == [.deliverMessage])
+        #expect(driver.handle(.received(2, .payload, sequence: 5)).isEmpty, "a replayed duplicate")
+        #expect(driver.handle(.received(2, .payload, sequence: 6)) == [.deliverMessage(.payload, sequence: 6)])
         #expect(driver.handle(.send(1)) == [.completeCommand(1, .notConnected)], "not open yet")
     }
 
@@ -117,9 +117,9 @@ struct ResubscribeResumeTests {
     func resumeOff() throws {
         var driver = MachineDriver(.with { $0.resume = false })
         try driver.connectAndOpen()
-        #expect(driver.handle(.received(1, sequence: 5)) == [.deliverMessage])
-        #expect(driver.handle(.received(1, sequence: 5)) == [.deliverMessage])
-        #expect(driver.handle(.received(1, sequence: 9)) == [.deliverMessage])
+        #expect(driver.handle(.received(1, .payload, sequence: 5)) == [.deliverMessage(.payload, sequence: 5)])
+        #expect(driver.handle(.received(1, .payload, sequence: 5)) == [.deliverMessage(.payload, sequence: 5)])
+        #expect(driver.handle(.received(1, .payload, sequence: 9)) == [.deliverMessage(.payload, sequence: 9)])
         try driver.reset()
         try driver.fire(.retry)
         #expect(!driver.open(2).contains { if case .send(_, .control(.resume)) = $0 { true } else { false } })
@@ -130,7 +130,10 @@ struct ResubscribeResumeTests {
         var driver = MachineDriver()
         try driver.connectAndOpen()
         for sequence: UInt64 in 1...3 {
-            #expect(driver.handle(.received(1, sequence: sequence)) == [.deliverMessage])
+            #expect(
+                driver.handle(.received(1, .payload, sequence: sequence)) == [
+                    .deliverMessage(.payload, sequence: sequence)
+                ])
         }
         #expect(driver.machine.lastSequence == 3)
     }
@@ -141,8 +144,8 @@ struct ResubscribeResumeTests {
     func duplicatesDropped(sequence: UInt64) throws {
         var driver = MachineDriver()
         try driver.connectAndOpen()
-        driver.handle(.received(1, sequence: 10))
-        #expect(driver.handle(.received(1, sequence: sequence)).isEmpty)
+        driver.handle(.received(1, .payload, sequence: 10))
+        #expect(driver.handle(.received(1, .payload, sequence: sequence)).isEmpty)
         #expect(driver.machine.lastSequence == 10)
     }
 
@@ -150,8 +153,11 @@ struct ResubscribeResumeTests {
     func gapReported() throws {
         var driver = MachineDriver()
         try driver.connectAndOpen()
-        driver.handle(.received(1, sequence: 10))
-        #expect(driver.handle(.received(1, sequence: 14)) == [.reportGap(expected: 11, received: 14), .deliverMessage])
+        driver.handle(.received(1, .payload, sequence: 10))
+        #expect(
+            driver.handle(.received(1, .payload, sequence: 14)) == [
+                .reportGap(expected: 11, received: 14), .deliverMessage(.payload, sequence: 14),
+            ])
         #expect(driver.machine.lastSequence == 14)
     }
 
@@ -159,13 +165,16 @@ struct ResubscribeResumeTests {
     func resumeAcrossConnections() throws {
         var driver = MachineDriver()
         try driver.connectAndOpen()
-        for sequence: UInt64 in 1...3 { driver.handle(.received(1, sequence: sequence)) }
+        for sequence: UInt64 in 1...3 { driver.handle(.received(1, .payload, sequence: sequence)) }
         try driver.reset()
         try driver.fire(.retry)
         #expect(driver.open(2).contains(.send(2, .control(.resume(after: 3)))))
         // The server replays from its log, overlapping what was already delivered.
         var delivered: [UInt64] = []
-        for sequence: UInt64 in 2...5 where driver.handle(.received(2, sequence: sequence)).contains(.deliverMessage) {
+        for sequence: UInt64 in 2...5
+        where driver.handle(.received(2, .payload, sequence: sequence)).contains(
+            .deliverMessage(.payload, sequence: sequence))
+        {
             delivered.append(sequence)
         }
         #expect(delivered == [4, 5])
@@ -175,8 +184,8 @@ struct ResubscribeResumeTests {
     func unsequencedMessages() throws {
         var driver = MachineDriver()
         try driver.connectAndOpen()
-        driver.handle(.received(1, sequence: 7))
-        #expect(driver.handle(.received(1, sequence: nil)) == [.deliverMessage])
+        driver.handle(.received(1, .payload, sequence: 7))
+        #expect(driver.handle(.received(1, .payload, sequence: nil)) == [.deliverMessage(.payload, sequence: nil)])
         #expect(driver.machine.lastSequence == 7)
     }
 }

@@ -100,7 +100,7 @@ struct TransitionTableTests {
         case "timerFired(heartbeat(g))": return [.timerFired(.heartbeat(g))]
         case "timerFired(pongDeadline(g))": return [.timerFired(.pongDeadline(g))]
         case "pong(g)": return [.pong(g)]
-        case "received(g, seq)": return [.received(g, sequence: 1)]
+        case "received(g, seq)": return [.received(g, .payload, sequence: 1)]
         case "closedByPeer(g, terminal code)": return [.closedByPeer(g, code: CloseCode(rawValue: 4003), reason: "")]
         case "closedByPeer(g, 4001)": return [.closedByPeer(g, code: .tokenExpired, reason: "")]
         case "closedByPeer(g, other)": return [.closedByPeer(g, code: .internalError, reason: "")]
