@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The package's own files, for tests that hold docs and sources to each other (the CLI
-/// reference, the transition table, the documented delay files, every module's sanitizer alias).
+/// reference, the transition table, the documented delay files, every file's sanitizer alias).
 ///
 /// ```swift
 /// let page = try PackageFiles.text("docs/cli.md")
