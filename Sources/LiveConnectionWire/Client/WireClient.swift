@@ -21,8 +21,8 @@ public import LiveConnection
 ///
 /// The simulated world runs ``run()`` as one child of its task group and cancels it at the
 /// end of the run; every socket the client opens, every frame, ping and close it sends,
-/// and every attempt's time is seen by the simulated server, which is all the oracles
-/// judge. The client's internals are never read: only ``isConnected()``, when the client
+/// and every attempt's time is seen by the simulated server, which is all the wire judge
+/// reads. The client's internals are never read: only ``isConnected()``, when the client
 /// offers one, is compared with the wire (open only after a handshake, and only after the
 /// subscriptions were sent again).
 public protocol WireClient: Sendable {
