@@ -158,12 +158,9 @@ struct Driver: Sendable {
         switch action {
         case _ where network.apply(action): break
         case .deliverStale(let callback, let linger): applied = network.armLateCallback(callback, after: linger)
-        case .background:
-            monitor?.app(.foreground(false))
-            await manager.setForeground(false)
-        case .foreground:
-            monitor?.app(.foreground(true))
-            await manager.setForeground(true)
+        case .setForeground(let foreground):
+            monitor?.app(.setForeground(foreground))
+            await manager.setForeground(foreground)
         case .connect(let endpoint):
             monitor?.app(.connect(Scenario.endpoint(endpoint).url))
             await manager.connect(to: Scenario.endpoint(endpoint))

@@ -50,9 +50,10 @@ public enum SimulationAction: Hashable, Sendable {
     /// Complete the next send only after the receive that follows it.
     case delaySendCompletion
 
-    // MARK: The app
-    case background
-    case foreground
+    // MARK: The app (spelled as `ConnectionManager`'s methods and the machine's `Input`)
+    /// `setForeground(_:)`: the app comes to the foreground (`true`) or goes to the
+    /// background (`false`). Traces spell it `foreground` and `background`.
+    case setForeground(Bool)
     /// `connect(to:)` the simulated endpoint with this index.
     case connect(endpoint: Int)
     case disconnect
