@@ -1,7 +1,9 @@
 public import LiveConnection
+import LiveConnectionRules
+import SimulationKernel
 import Synchronization
 
-/// Checks every ``Invariant`` after every step of a run.
+/// Checks every invariant (``Rule/invariants``) after every step of a run.
 ///
 /// ```swift
 /// let monitor = InvariantMonitor(configuration: configuration, network: network, clock: clock)
@@ -167,9 +169,9 @@ public final class InvariantMonitor: Sendable {
     /// The first violation of each invariant, in the order they were found.
     public var violations: [Violation] { state.withLock { $0.violations } }
 
-    /// How many times each invariant was violated, in ``Invariant/all`` order.
-    public var violationCounts: [(invariant: Invariant, count: Int)] {
-        state.withLock { state in zip(Invariant.all, state.violationCounts).map { ($0, $1) } }
+    /// How many times each invariant was violated, in ``Rule/invariants`` order.
+    public var violationCounts: [(invariant: Rule, count: Int)] {
+        state.withLock { state in zip(Rule.invariants, state.violationCounts).map { ($0, $1) } }
     }
 
     /// Invariant evaluations so far.

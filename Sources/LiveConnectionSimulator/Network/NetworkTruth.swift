@@ -1,4 +1,5 @@
 public import LiveConnection
+public import SimulationKernel
 
 /// What is really true about one connection, for the invariants to compare against
 /// what the manager believes.

@@ -1,4 +1,5 @@
 import LiveConnection
+public import LiveConnectionTraces
 
 // Stale callbacks, the way a real socket produces them: an old connection delivers them on
 // its own stream after the manager ended its generation. Nothing reaches the manager but

@@ -1,5 +1,7 @@
 public import LiveConnection
+public import LiveConnectionTraces
 import LiveServerContract
+public import SimulationKernel
 import Synchronization
 
 /// The simulated network and its scriptable WebSocket server, as a `Transport`.

@@ -1,5 +1,5 @@
 public import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionRules
 
 /// What a client promises about itself, for the wire-level oracles to hold it to.
 ///

@@ -1,3 +1,7 @@
+import LiveConnectionRules
+public import LiveConnectionTraces
+public import SimulationKernel
+
 extension Trace {
     /// Runs the trace again, as `livesim replay` and the `Traces/` regression suite do.
     ///

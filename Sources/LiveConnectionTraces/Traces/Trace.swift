@@ -146,8 +146,8 @@ public struct GeneratorID: Hashable, Sendable, CustomStringConvertible {
 /// What a committed trace says replaying it must show.
 ///
 /// ```swift
-/// Expectation.violation("at-most-one-live-transport").description
-/// // "violation at-most-one-live-transport"
+/// Expectation.violation(Rule.singleLiveTransport.name).description
+/// // "violation single-live-transport"
 /// ```
 ///
 /// A trace of a broken variant expects the violation it was recorded for: if it stops

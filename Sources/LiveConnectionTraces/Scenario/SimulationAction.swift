@@ -105,7 +105,7 @@ public enum StaleCallback: String, Hashable, Sendable, CaseIterable {
     case open
 
     /// The kinds swarm scenarios draw from.
-    static let swarm: [StaleCallback] = [.message, .error, .close, .pong]
+    package static let swarm: [StaleCallback] = [.message, .error, .close, .pong]
 }
 
 /// An action at a moment of virtual time, measured from the start of the run.
