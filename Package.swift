@@ -154,7 +154,7 @@ let package = Package(
             name: "TransportBenchmarks", dependencies: ["WebSocketTransport", "LiveConnection", "BenchmarkSupport"],
             path: "Benchmarks/TransportBenchmarks", exclude: ["python_echo_client.py", "python_raw_client.py"], swiftSettings: strict),
         // The model checker: exhaustive search of the connection machine and of users' models,
-        // schedule exploration of the async shell.
+        // interleaving exploration of the async shell.
         .target(
             name: "LiveConnectionChecker",
             dependencies: [

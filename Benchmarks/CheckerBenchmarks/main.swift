@@ -64,12 +64,12 @@ func baseline(_ model: ConnectionModel, maxStates: Int) -> Figures {
 }
 
 func ours(
-    _ model: ConnectionModel, threads: Int, strategy: CheckOptions.Strategy = .breadthFirst, maxStates: Int? = nil
+    _ model: ConnectionModel, threads: Int, order: SearchOrder = .breadthFirst, maxStates: Int? = nil
 ) -> Figures {
     var options = CheckOptions()
     options.maxStates = maxStates
     options.threads = threads
-    options.strategy = strategy
+    options.order = order
     options.checkEventually = false  // the baseline checks no properties either
     let result = model.check(options)
     if let violation = result.violation, violation.kind != .sometimes {
@@ -78,7 +78,7 @@ func ours(
     }
     let s = result.statistics
     let label =
-        strategy == .breadthFirst
+        order == .breadthFirst
         ? "ours: BFS, \(threads) thread\(threads == 1 ? "" : "s")" : "ours: DFS with 64-bit fingerprints, 1 thread"
     return Figures(
         label: label, distinct: s.distinctStates, generated: s.statesGenerated, seconds: s.seconds,
@@ -150,7 +150,7 @@ var rows: [Figures] = []
 }
 let two = run(ours(model, threads: 2))
 let one = run(ours(model, threads: 1))
-let dfs = run(ours(model, threads: 1, strategy: .depthFirst))
+let dfs = run(ours(model, threads: 1, order: .depthFirst))
 let naive = run(baseline(model, maxStates: baselineStates))
 let sameBound = run(ours(model, threads: 1, maxStates: baselineStates))
 let peak = peakResidentBytes()

@@ -41,13 +41,13 @@ actor NotificationsSocket: WireClient {
 
     func perform(_ intent: AppIntent) async {
         switch intent {
-        case .start(let endpoint): start(endpoint)
+        case .connect(let endpoint): start(endpoint)
         // The screen calls start() when the app becomes active, too (with the endpoint it knows).
-        case .activate: if let endpoint = lastEndpoint { start(endpoint) }
-        case .background: break
+        case .setForeground(true): if let endpoint = lastEndpoint { start(endpoint) }
+        case .setForeground(false): break
         case .disconnect: await stop()
         // The chapter's socket has no path monitor.
-        case .path: break
+        case .setPathViable: break
         }
     }
 

@@ -55,13 +55,13 @@ actor ReconnectingActor: WireClient {
 
     func perform(_ intent: AppIntent) async {
         switch intent {
-        case .start(let endpoint):
+        case .connect(let endpoint):
             stopped = false
             guard !running else { return }
             running = true
             jobs.add { await self.outerLoop(endpoint) }
         // The skill file's actor has no path monitor.
-        case .activate, .background, .path: break
+        case .setForeground, .setPathViable: break
         case .disconnect:
             stopped = true
             await current?.close(code: .normal, reason: "disconnect")

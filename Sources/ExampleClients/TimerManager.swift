@@ -48,15 +48,15 @@ actor TimerManager: WireClient {
 
     func perform(_ intent: AppIntent) async {
         switch intent {
-        case .start(let endpoint):
+        case .connect(let endpoint):
             self.endpoint = endpoint
             lastEndpoint = endpoint
             connect()
-        case .activate: connect()
-        case .background: break
+        case .setForeground(true): connect()
+        case .setForeground(false): break
         case .disconnect: await disconnect()
         // The guide's manager has no path monitor.
-        case .path: break
+        case .setPathViable: break
         }
     }
 

@@ -70,7 +70,7 @@ extension SimulationWorld {
     /// ```swift
     /// await world.perform(.broadcast(topic: "room", text: "hi"))
     /// await world.perform(.resetConnection)
-    /// await world.perform(.background, on: manager)
+    /// await world.perform(.setForeground(false), on: manager)
     /// ```
     ///
     /// A stale callback is the network's (`SimulatedNetwork.armLateCallback(_:after:)`):
@@ -94,7 +94,7 @@ extension SimulationWorld {
     {
         let intent: Bool
         switch action {
-        case .background, .foreground, .connect, .disconnect, .disconnectWith, .send, .ping, .subscribe, .unsubscribe,
+        case .setForeground, .connect, .disconnect, .disconnectWith, .send, .ping, .subscribe, .unsubscribe,
             .path:
             intent = true
         default: intent = false
@@ -105,8 +105,7 @@ extension SimulationWorld {
         switch action {
         case _ where network.apply(action): break
         case .deliverStale(let callback, let linger): network.armLateCallback(callback, after: linger)
-        case .background: await manager?.setForeground(false)
-        case .foreground: await manager?.setForeground(true)
+        case .setForeground(let foreground): await manager?.setForeground(foreground)
         case .connect(let index): await manager?.connect(to: endpoint(index))
         case .disconnect: await manager?.disconnect()
         case .disconnectWith(let code, let reason):

@@ -49,7 +49,7 @@ extension Command {
             options.maxStates = try arguments.integer("--max-states", in: 1...1_000_000_000)
             options.threads = try arguments.integer(
                 "--threads", in: Arguments.threads, default: ProcessInfo.processInfo.activeProcessorCount)
-            if try arguments.flag("--dfs") { options.strategy = .depthFirst }
+            if try arguments.flag("--dfs") { options.order = .depthFirst }
             if try arguments.flag("--no-eventually") { options.checkEventually = false }
             let variant = try arguments.variant() ?? .correct
             bounds.topics = try arguments.integer("--topics", in: 0...3, default: bounds.topics)

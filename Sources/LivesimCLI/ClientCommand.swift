@@ -51,7 +51,7 @@ extension Command {
                 await Command.serveUntilStopped(duration: duration) {
                     await withDiscardingTaskGroup { group in
                         group.addTask { await client.run() }
-                        await client.perform(.start(Endpoint(url: url)))
+                        await client.perform(.connect(Endpoint(url: url)))
                     }
                 }
                 return 0

@@ -11,7 +11,7 @@ func saveShrunkCounterexample(
 ) {
     guard let failure = summary.failures.first, let violation = failure.violations.first else { return }
     let scenario = generator.scenario(seed: failure.seed)
-    let counterexample = Counterexample.shrink(scenario, variant: variant, invariant: violation.rule)
+    let counterexample = SimulationCounterexample.shrink(scenario, variant: variant, invariant: violation.rule)
     do {
         let path = try output.write(counterexample.trace, named: counterexample.fileName)
         print(

@@ -6,6 +6,9 @@ public import LiveConnectionWire
 struct Command: Sendable {
     /// The word after `livesim`.
     var name: String
+    /// Other words that run it: former names kept so scripts keep working. `livesim help`
+    /// shows them beside the name.
+    var aliases: [String] = []
     /// One line for `livesim help`.
     var summary: String
     /// The usage text printed by `livesim help NAME` and `livesim NAME --help`; it quotes every
@@ -45,12 +48,16 @@ struct Command: Sendable {
     /// A command that knows no clients: the same usage and the same work in every environment.
     init(
         name: String, summary: String, usage: String, exitCodes: KeyValuePairs<Int32, String>,
-        parse: @escaping @Sendable (inout Arguments) throws(ArgumentError) -> Invocation
+        parse: @escaping @Sendable (inout Arguments) throws(ArgumentError) -> Invocation, aliases: [String] = []
     ) {
         self.init(
             name: name, summary: summary, usage: usage, exitCodes: exitCodes,
             parse: { arguments, _ throws(ArgumentError) in try parse(&arguments) })
+        self.aliases = aliases
     }
+
+    /// Whether `word` runs this command (its name or one of its aliases).
+    func isNamed(_ word: String) -> Bool { word == name || aliases.contains(word) }
 
     /// The full text of `livesim help NAME`.
     func help(in environment: CommandEnvironment) -> String {
@@ -122,7 +129,7 @@ public enum Livesim {
         .diff,
         .connect, .echoClient, .serve, .proxy, .judge, .torture, .client,
         .check,
-        .schedules,
+        .interleavings,
     ]
 
     /// Runs one command line and returns the exit status (the process exits with it).
@@ -156,7 +163,7 @@ public enum Livesim {
         let name = words.first.map { Arguments.looksLikeOption($0) && $0 != "--help" && $0 != "-h" ? "explore" : $0 }
         if let first = words.first, first == name { words.removeFirst() }
         if name == "help" || name == "--help" || name == "-h" { return help(words, in: environment) }
-        guard let command = commands.first(where: { $0.name == (name ?? "explore") }) else {
+        guard let command = commands.first(where: { $0.isNamed(name ?? "explore") }) else {
             return .exit(64, "livesim: unknown command '\(clipped(name ?? ""))'. Commands: \(commandList)")
         }
         var arguments = Arguments(words)
@@ -182,7 +189,7 @@ public enum Livesim {
         guard let name = words.first else { return .exit(0, overview) }
         guard words.count == 1 else { return .exit(64, "livesim help: one command at a time (got \(words.count))") }
         if name == "help" { return .exit(0, overview) }
-        guard let command = commands.first(where: { $0.name == name }) else {
+        guard let command = commands.first(where: { $0.isNamed(name) }) else {
             return .exit(64, "livesim help: unknown command '\(clipped(name))'. Commands: \(commandList)")
         }
         return .exit(0, command.help(in: environment))
@@ -191,7 +198,9 @@ public enum Livesim {
     static var overview: String {
         var lines = ["livesim — deterministic simulation of LiveConnection", "", "Commands:"]
         for command in commands {
-            lines.append("  " + command.name.padding(toLength: 13, withPad: " ", startingAt: 0) + command.summary)
+            let also = command.aliases.isEmpty ? "" : " (also: \(command.aliases.joined(separator: ", ")))"
+            lines.append(
+                "  " + command.name.padding(toLength: 15, withPad: " ", startingAt: 0) + command.summary + also)
         }
         lines.append("")
         lines.append("`livesim help COMMAND` or `livesim COMMAND --help` shows a command's options and exit statuses.")

@@ -101,7 +101,7 @@ private func shrinkFirstFailure(
         if count > 1 { progress.finish(index + 1, "found a failure") }
         print("seed \(scenario.seed): \(violation)")
         standardError("shrinking (at most \(budget) runs)…")
-        let counterexample = Counterexample.shrink(
+        let counterexample = SimulationCounterexample.shrink(
             scenario, variant: variant, invariant: violation.rule, maximumAttempts: budget)
         let path = try output.write(counterexample.trace, named: counterexample.fileName)
         print(

@@ -130,7 +130,7 @@ struct BrokenVariantTests {
     @Test("depth-first search finds each bug too (its path need not be shortest)", arguments: expectations)
     func depthFirstFindsIt(expectation: Expectation) throws {
         var options = CheckOptions()
-        options.strategy = .depthFirst
+        options.order = .depthFirst
         options.maxDepth = expectation.length + 2
         options.checkEventually = false
         let variant = try #require(LogicVariant.named(expectation.variant))

@@ -57,10 +57,10 @@ struct Turnstile: Model {
 struct ExampleModelTests {
     @Test(
         "the correct turnstile passes and every state is found",
-        arguments: [CheckOptions.Strategy.breadthFirst, .depthFirst])
-    func correctTurnstilePasses(strategy: CheckOptions.Strategy) {
+        arguments: [SearchOrder.breadthFirst, .depthFirst])
+    func correctTurnstilePasses(order: SearchOrder) {
         var options = CheckOptions()
-        options.strategy = strategy
+        options.order = order
         let result = ModelChecker(Turnstile()).run(options)
         #expect(result.passed, "\(String(describing: result.violation))")
         // locked/unlocked × 0...3 coins, minus (unlocked, 0): 7 states.
@@ -88,11 +88,11 @@ struct ExampleModelTests {
 
     @Test(
         "a bounded search that misses a sometimes goal says so, without calling it a violation",
-        arguments: [CheckOptions.Strategy.breadthFirst, .depthFirst])
-    func boundedSearchIsNotAViolation(strategy: CheckOptions.Strategy) {
+        arguments: [SearchOrder.breadthFirst, .depthFirst])
+    func boundedSearchIsNotAViolation(order: SearchOrder) {
         // The box is full only after three coins: depth 2 cannot get there, nor can 2 states.
         var byDepth = CheckOptions()
-        byDepth.strategy = strategy
+        byDepth.order = order
         byDepth.maxDepth = 2
         let shallow = ModelChecker(Turnstile()).run(byDepth)
         #expect(shallow.violation == nil)
@@ -100,7 +100,7 @@ struct ExampleModelTests {
         #expect(shallow.notReachedWithinBound == ["full"])
 
         var byStates = CheckOptions()
-        byStates.strategy = strategy
+        byStates.order = order
         byStates.maxStates = 2
         let small = ModelChecker(Turnstile()).run(byStates)
         #expect(small.violation == nil)

@@ -157,7 +157,7 @@ struct SearchOrderTests {
     @Test("depth-first search with fingerprints visits as many states as breadth-first")
     func depthFirstCoversTheSpace() throws {
         var options = CheckOptions()
-        options.strategy = .depthFirst
+        options.order = .depthFirst
         let result = try ConnectionModel(bounds: Self.spaceWorld).check(options)
         #expect(result.passed)
         #expect(result.statistics.distinctStates == (try #require(Self.space)).distinct)

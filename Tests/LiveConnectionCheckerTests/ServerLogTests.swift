@@ -83,22 +83,22 @@ struct ServerLogTests {
         #expect(result.statistics.exhausted)
     }
 
-    @Test("a packed state keeps the first flaw of its step, which names the first property it violates")
-    func packedFlawNamesTheFirstProperty() throws {
+    @Test("a packed state keeps the first evidence of its step, which names the first property it violates")
+    func packedEvidenceNamesTheFirstProperty() throws {
         let model = try ConnectionModel()
         let initial = try #require(model.initialStates.first)
         let invariants = model.properties.filter { $0.kind == .always }
         for index in 0..<21 {
             var environment = Environment()
-            // The flaw and every later one: only the first survives packing.
-            environment.flaws = Flaws(rawValue: ~0 << UInt32(index) & (1 << 21 - 1))
+            // The evidence and every later one: only the first survives packing.
+            environment.evidence = Evidence(rawValue: ~0 << UInt32(index) & (1 << 21 - 1))
             let state = ConnectionModel.State(machine: initial.machine, environment: environment.word)
-            #expect(Environment.flaws(state.environment) == Flaws(rawValue: 1 << UInt32(index)))
+            #expect(Environment.evidence(state.environment) == Evidence(rawValue: 1 << UInt32(index)))
             let first = invariants.firstIndex { property in
                 guard case .always(let violation) = property.check else { return false }
                 return violation(state) != nil
             }
-            #expect(first == index, "flaw \(index) reports \(first.map { invariants[$0].name } ?? "nothing")")
+            #expect(first == index, "evidence \(index) reports \(first.map { invariants[$0].name } ?? "nothing")")
         }
     }
 }

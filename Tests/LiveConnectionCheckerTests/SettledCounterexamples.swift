@@ -11,7 +11,7 @@ import Testing
 /// in the smallest world where it shows, found once for the two tests that read it.
 ///
 /// ``BrokenVariantTests`` checks its property and length, and three tests of
-/// ``CounterexampleTraceTests`` write, settle and replay it. In a debug build each search
+/// ``CheckerCounterexampleTests`` write, settle and replay it. In a debug build each search
 /// costs seconds, and each settling up to 256 simulated replays: asked once, they cost a
 /// third (issue 15, docs/benchmarks.md). The determinism test does not use this: it
 /// computes twice on purpose.
@@ -39,15 +39,15 @@ enum SettledCounterexamples {
 
     /// The counterexample of `variant` as the checker writes it, before settling (from
     /// ``traceWorld(_:)``: `livesim check --variant`'s standard world at full size).
-    static func written(_ variant: String) throws -> CounterexampleTrace {
+    static func written(_ variant: String) throws -> CheckerCounterexample {
         let world = traceWorld(variant)
         let model = try ConnectionModel(bounds: world, variant: try #require(LogicVariant.named(variant)))
         return model.trace(of: try #require(try violation(variant, in: world), "\(variant) passed"))
     }
 
-    /// The counterexample of `variant` written and settled (``CounterexampleTrace/settle(schedules:)``),
+    /// The counterexample of `variant` written and settled (``CheckerCounterexample/settle(interleavings:)``),
     /// with the replay that settled it.
-    static func settled(_ variant: String) throws -> (written: CounterexampleTrace, replay: CounterexampleReplay) {
+    static func settled(_ variant: String) throws -> (written: CheckerCounterexample, replay: CounterexampleReplay) {
         try settledTraces.value(for: variant) {
             var written = try Self.written(variant)
             let replay = try written.settle()
@@ -62,6 +62,6 @@ enum SettledCounterexamples {
 
     private static let violations = OncePerKey<Search, PropertyViolation<ConnectionModel>?>()
     private static let settledTraces = OncePerKey<
-        String, (written: CounterexampleTrace, replay: CounterexampleReplay)
+        String, (written: CheckerCounterexample, replay: CounterexampleReplay)
     >()
 }

@@ -25,7 +25,7 @@ struct CounterexampleTests {
     func plantedBug(name: String) throws {
         let variant = try #require(LogicVariant.named(name))
         let (scenario, invariant) = try #require(Self.firstFailure(variant, in: 0..<50))
-        let counterexample = Counterexample.shrink(scenario, variant: variant, invariant: invariant)
+        let counterexample = SimulationCounterexample.shrink(scenario, variant: variant, invariant: invariant)
         #expect(counterexample.shrunk.schedule.count <= 10, "\(counterexample.trace.encode())")
         #expect(counterexample.shrunk.schedule.count < scenario.schedule.count)
         #expect(!counterexample.shrinking.budgetExhausted)

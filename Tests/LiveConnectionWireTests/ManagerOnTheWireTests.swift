@@ -85,14 +85,14 @@ struct ManagerOnTheWireTests {
         // server's 4003 then reaches a manager that no longer holds the socket, and the
         // foreground at that instant reconnects. The judge once took the 4003 as a stop.
         var base = WireScenarioGenerator(duration: .seconds(420)).scenario(seed: 867).base
-        let background = ScheduledAction(at: .milliseconds(327_500), .background)
+        let background = ScheduledAction(at: .milliseconds(327_500), .setForeground(false))
         base.schedule = [
             ScheduledAction(at: .zero, .connect(endpoint: 0)),
             ScheduledAction(at: .seconds(327), .restartServer),
             ScheduledAction(at: .seconds(327), .delaySendCompletion),
             background,
             ScheduledAction(at: .milliseconds(327_521), .closeConnection(code: .forbidden, reason: "")),
-            ScheduledAction(at: .milliseconds(327_521), .foreground),
+            ScheduledAction(at: .milliseconds(327_521), .setForeground(true)),
         ]
         let result = WireRun(WireScenario(base: base, clients: 1), kind: Self.kind).run()
         #expect(result.passed, "\(result.violations)")

@@ -5,7 +5,7 @@ import LiveConnectionWire
 import Testing
 
 /// The device's network path in the wire world: the network loses it, each client's app is
-/// told (`AppIntent.path`), and the judge reads it from the wire only. A client that waits
+/// told (`AppIntent.setPathViable`), and the judge reads it from the wire only. A client that waits
 /// for the path is not a false alarm; a client that does not come back, or never finds its
 /// silent socket dead, is still caught.
 @Suite("The network path on the wire")
@@ -105,7 +105,7 @@ private struct WithoutPathMonitor: WireClient {
     init(_ client: any WireClient) { self.client = client }
     func run() async { await client.run() }
     func perform(_ intent: AppIntent) async {
-        if case .path = intent { return }
+        if case .setPathViable = intent { return }
         await client.perform(intent)
     }
     func isConnected() async -> Bool? { await client.isConnected() }

@@ -33,6 +33,14 @@ struct CommandLineTests {
         }
     }
 
+    @Test("a command's former name is its alias: help schedules is help interleavings")
+    func formerNameIsAnAlias() {
+        let interleavings = Livesim.commands.first { $0.name == "interleavings" }
+        #expect(interleavings?.isNamed("schedules") == true)
+        #expect(Self.outcome(["help", "schedules"])?.text == interleavings?.help(in: .livesim))
+        #expect(Self.outcome(["schedules", "--help"])?.text == interleavings?.help(in: .livesim))
+    }
+
     @Test("help with an unknown command is an error (64), not the general help")
     func helpUnknown() {
         let result = Self.outcome(["help", "bogus"])
@@ -82,7 +90,8 @@ struct CommandLineTests {
             (["explore", "--threads", "0"], "--threads must be in 1...256 (got 0)"),
             (["check", "--topics", "9"], "--topics must be in 0...3 (got 9)"),
             (["check", "--log", "-1"], "--log must be in 0...7 (got -1)"),
-            (["schedules", "--pct", "-1"], "--pct must be in 0...1000000"),
+            (["interleavings", "--pct", "-1"], "--pct must be in 0...1000000"),
+            (["schedules", "--max-schedules", "0"], "--max-schedules must be in 1...10000000"),
             (["connect", "ws://"], "invalid URL 'ws://'"),
             (["connect", "http://example.com/"], "invalid URL"),
             (["connect", "ws://host:0/"], "port in 1...65535"),

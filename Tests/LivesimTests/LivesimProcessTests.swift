@@ -244,13 +244,20 @@ struct LivesimProcessTests {
         #expect(output.standardError.contains(second), "\(words): \(output.standardError)")
     }
 
-    @Test("schedules --pct prints no meaningless choice-point count")
-    func schedulesPCT() throws {
-        let output = try LivesimProcess.run(["schedules", "--pct", "3", "--max-schedules", "5"], within: 60)
+    @Test("interleavings --pct prints no meaningless choice-point count")
+    func interleavingsPCT() throws {
+        let output = try LivesimProcess.run(["interleavings", "--pct", "3", "--max-interleavings", "5"], within: 60)
         #expect(output.status == 0, "\(output.standardError)")
         #expect(
-            output.standardOutput.contains("3 schedules, all passed (PCT depth 3, seeds 0..<3)\n"),
+            output.standardOutput.contains("3 interleavings, all passed (PCT depth 3, seeds 0..<3)\n"),
             "\(output.standardOutput)")
         #expect(!output.standardOutput.contains("at most 0 choice points"))
+    }
+
+    @Test("the former name still runs: schedules --max-schedules is interleavings --max-interleavings")
+    func schedulesIsAnAlias() throws {
+        let output = try LivesimProcess.run(["schedules", "--preemptions", "0", "--max-schedules", "1"], within: 60)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("1 interleavings, all passed"), "\(output.standardOutput)")
     }
 }

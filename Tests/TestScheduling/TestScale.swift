@@ -39,7 +39,7 @@ public enum TestScale {
     /// searched for those whose counterexample is at most this many steps long. Every variant
     /// is still searched in the smallest world where it shows, at its minimal length, in both
     /// runs; the standard world's searches to depth 5 and more (forgets-pings; forgets-resume,
-    /// double-reconnect; never-resets-backoff at 8) were the costliest of the debug run. Its traces' tests (`CounterexampleTraceTests`) follow the same bound.
+    /// double-reconnect; never-resets-backoff at 8) were the costliest of the debug run. Its traces' tests (`CheckerCounterexampleTests`) follow the same bound.
     public static let standardWorldDepth = ProofSize(
         test: "LiveConnectionCheckerTests/BrokenVariantTests.foundWithShortestCounterexample",
         unit: "longest standard-world counterexample searched (steps)", debug: 4, full: nil)

@@ -69,8 +69,7 @@ struct RealStage: ParityStage {
         case .unsubscribe(let topic):
             topics.withLock { $0.removeAll { $0 == topic } }
             await manager.unsubscribe(topic)
-        case .background: await manager.setForeground(false)
-        case .foreground: await manager.setForeground(true)
+        case .setForeground(let foreground): await manager.setForeground(foreground)
         case .send(let text): _ = try? await manager.send(text: text)
         case .ping(let timeout): _ = await manager.ping(timeout: timeout)
         case .broadcast(let topic, let text):

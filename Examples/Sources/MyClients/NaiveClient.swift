@@ -28,7 +28,7 @@ public actor NaiveClient: WireClient {
     /// Its lifetime: waits for the first start, then connects for ever.
     public func run() async {
         var endpoint: Endpoint?
-        for await case .start(let first) in intents {
+        for await case .connect(let first) in intents {
             endpoint = first
             break
         }

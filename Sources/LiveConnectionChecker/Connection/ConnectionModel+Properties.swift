@@ -2,87 +2,87 @@ import LiveConnection
 import LiveConnectionRules
 
 // What the checker proves about the connection machine. Each `always` property reads
-// either a flaw the environment recorded while following a step's effects, or the
+// either the evidence the environment recorded while following a step's effects, or the
 // packed state itself.
 extension ConnectionModel {
     public var properties: [Property<ConnectionModel>] {
         // Each property judges one rule of the catalogue and is named by it; its summary
         // says what the rule means in the model's terms.
-        func flaw(_ rule: Rule, _ flaws: Flaws, _ summary: String) -> Property<ConnectionModel> {
+        func byEvidence(_ rule: Rule, _ evidence: Evidence, _ summary: String) -> Property<ConnectionModel> {
             .always(
                 rule.name, summary,
                 violation: { state in
-                    Environment.flaws(state.environment).isDisjoint(with: flaws) ? nil : summary
+                    Environment.evidence(state.environment).isDisjoint(with: evidence) ? nil : summary
                 })
         }
         let bounds = bounds
         var properties: [Property<ConnectionModel>] = [
-            flaw(
+            byEvidence(
                 .staleInputsChangeNothing, .staleChangedMachine,
                 "a late callback or timer of a dead generation leaves the machine's value unchanged"),
-            flaw(
+            byEvidence(
                 .singleLiveTransport, .extraSocket,
                 "after every step at most one socket is open or opening, and it is the live generation's"),
-            flaw(
+            byEvidence(
                 .openOnlyAfterHandshake, .openBeforeHandshake,
                 "open is reported only once the live connection's handshake completed"),
-            flaw(
+            byEvidence(
                 .resubscribeBeforeOpen, .openBeforeResubscribe,
                 "when open is reported, the server holds exactly the app's topics on the new connection"),
-            flaw(
+            byEvidence(
                 .resumeBeforeOpen, .openBeforeResume,
                 "with resume on, a connection that opens after an earlier open or a delivered sequenced message asks to resume before reporting open"
             ),
-            flaw(
+            byEvidence(
                 .onePendingReconnect, .secondReconnect,
                 "a reconnect is never scheduled while one is already pending"),
-            flaw(
+            byEvidence(
                 .backoffWithinPolicy, [.delayOutOfPolicy, .attemptMisnumbered],
                 "every retry delay lies within the published formula's range (both bounds) for the failures since the connection last proved itself (answered a heartbeat), and connecting and open report the attempt by that count (failures + 1)"
             ),
-            flaw(
+            byEvidence(
                 .quietAfterStop, .activityAfterTerminal,
                 "a terminal close or handshake status stops the machine, and nothing opens until connect(to:)"),
-            flaw(
+            byEvidence(
                 .stoppedLeftOnlyByConnect, .leftStoppedWithoutConnect,
                 "stopped is left only through connect(to:)"),
-            flaw(
+            byEvidence(
                 .commandsCompletedOnce, .completedTwice,
                 "each command's outcome is reported exactly once"),
-            flaw(
+            byEvidence(
                 .commandsAtMostOnce, .sentTwice, "a command's frame is never sent twice"),
-            flaw(
+            byEvidence(
                 .commandsNeverHang, .commandHangs,
                 "a command is answered at once or rides an open socket; it never outlives its connection"),
-            flaw(
+            byEvidence(
                 .timersDieWithConnection, .timerOfDeadConnection,
                 "a connection's timers are cancelled when it ends"),
-            flaw(
+            byEvidence(
                 .exactlyOnceInOrder, .deliveryNotNext,
                 "with resume on, the app is handed the server's log once each, in order, from where its stream began: every sequenced message delivered is the next one (no repeat, no reordering, and no skip: the model's log loses nothing)"
             ),
-            flaw(
+            byEvidence(
                 .oneRefreshAtATime, .secondRefresh,
                 "the credentials provider is never asked again before it answered"),
-            flaw(
+            byEvidence(
                 .endpointOfLastConnect, .wrongEndpoint,
                 "every connection is opened to the endpoint of the app's last connect(to:), and one held for another endpoint is given up at the request"
             ),
-            flaw(
+            byEvidence(
                 .timersArmedAsConfigured, .timerMisarmed,
                 "the connect timeout, heartbeat and pong deadline are armed for the configured C, P and T"),
-            flaw(
+            byEvidence(
                 .expiredCredentialsRefreshed, .expiredNotRefreshed,
                 "a live close 4001 or handshake 401 asks for fresh credentials (unless a refresh is pending), arming no retry and opening nothing"
             ),
-            flaw(
+            byEvidence(
                 .quietWithoutPath, .activeWithoutPath,
                 "after the app reported the network path unviable, nothing is dialled and no retry armed"),
-            flaw(
+            byEvidence(
                 .reconnectsWhenPathReturns, .pathReturnIgnored,
                 "when the app reports the path back while it wants a connection in the foreground, with no socket and no refresh under way, the same step dials"
             ),
-            flaw(
+            byEvidence(
                 .pingsAnsweredOnce, .pingMisanswered,
                 "the app's ping is answered exactly once: at once without an open connection, else by the first of its pong (alive), its deadline, armed for the timeout asked (no answer), and its connection's end (failed); a pong after the answer changes nothing"
             ),
@@ -104,13 +104,13 @@ extension ConnectionModel {
                 from: { state in
                     let environment = Environment(state.environment)
                     return MachineCodebook.wanted(state.machine) && MachineCodebook.foreground(state.machine)
-                        && environment.network == .up && !environment.pathDown && environment.flaws.isEmpty
+                        && environment.network == .up && !environment.pathDown && environment.evidence.isEmpty
                 },
                 // A path that breaks an `always` property on the way is that property's
-                // counterexample, not a deadlock (the search expands nothing after a flaw).
+                // counterexample, not a deadlock (the search expands nothing after evidence of a broken rule).
                 reaches: {
                     MachineCodebook.kind($0.machine) == .open || MachineCodebook.kind($0.machine) == .openAwaitingPong
-                        || !Environment.flaws($0.environment).isEmpty
+                        || !Environment.evidence($0.environment).isEmpty
                 },
                 within: 6 + bounds.topics,
                 via: { action in
@@ -180,11 +180,11 @@ extension ConnectionModel {
 }
 
 extension ConnectionModel {
-    /// Every `always` property of this model reads the flaw mask or the two checks below (a
+    /// Every `always` property of this model reads the evidence mask or the two checks below (a
     /// new property must be covered here too; a test walks a space to check it):
     /// the checker evaluates the properties one by one only when one of them fails.
     public func invariantsMayFail(in state: State) -> Bool {
-        !Environment.flaws(state.environment).isEmpty || Self.phaseMismatch(state) != nil
+        !Environment.evidence(state.environment).isEmpty || Self.phaseMismatch(state) != nil
             || Self.progressUnarmed(state) != nil || Self.activeInBackground(state) != nil
     }
 

@@ -2,14 +2,14 @@ import LiveConnection
 import LiveConnectionRules
 
 // How the environment follows one machine step: what it delivered, then each effect in
-// order, then the end-of-step checks. Every breach found becomes a flaw in the state.
+// order, then the end-of-step checks. Every breach found becomes evidence in the state.
 extension ConnectionModel {
     func apply(
         _ outcome: CachedOutcome, _ effects: UnsafeBufferPointer<MicroEffect>, of delivery: Delivery,
         before code: UInt64, _ environment: Environment
     ) -> State {
         var e = environment
-        var flaws: Flaws = []
+        var evidence: Evidence = []
         // Sockets and timers per role: the older generation, the one current when the
         // step began, one minted by the step.
         var sockets = PerRole<Environment.Socket>(older: .none, current: e.socket, minted: .none)
@@ -105,11 +105,11 @@ extension ConnectionModel {
         for effect in effects {
             switch effect {
             case .open(let role, let endpoint):
-                if e.terminal { flaws.insert(.activityAfterTerminal) }
-                if e.pathDown { flaws.insert(.activeWithoutPath) }
+                if e.terminal { evidence.insert(.activityAfterTerminal) }
+                if e.pathDown { evidence.insert(.activeWithoutPath) }
                 owedDial = false
-                if endpoint != e.lastEndpoint { flaws.insert(.wrongEndpoint) }
-                if refreshOwed { flaws.insert(.expiredNotRefreshed) }
+                if endpoint != e.lastEndpoint { evidence.insert(.wrongEndpoint) }
+                if refreshOwed { evidence.insert(.expiredNotRefreshed) }
                 sockets[Int(role.rawValue)] = .connecting
             case .close(let role):
                 if role == .current && sockets[1] != .none { orphaned = true }
@@ -124,7 +124,7 @@ extension ConnectionModel {
                     e.serverCursor = after
                 }
             case .command(let command, _):
-                if e[command: command] != .issued { flaws.insert(.sentTwice) }
+                if e[command: command] != .issued { evidence.insert(.sentTwice) }
                 e[command: command] = .inFlight
             case .ping: e.pingUnanswered = true
             case .sendPing(let role):
@@ -132,23 +132,23 @@ extension ConnectionModel {
                 pingSent = pingAsked && sockets[Int(role.rawValue)] == .open
             case .answerPing(let answer): pingAnswers.append(answer)
             case .arm(.pingDeadline, _, let delay):
-                if delay != InputTable.pingTimeout { flaws.insert(.timerMisarmed) }
+                if delay != InputTable.pingTimeout { evidence.insert(.timerMisarmed) }
                 pingDeadlineArmed = true
             case .disarm(.pingDeadline, _):
                 break  // the ping's state says whether its deadline may still fire
             case .arm(.retry, _, let delay):
-                if e.retryArmed { flaws.insert(.secondReconnect) }
-                if e.pathDown { flaws.insert(.activeWithoutPath) }
-                if refreshOwed { flaws.insert(.expiredNotRefreshed) }
+                if e.retryArmed { evidence.insert(.secondReconnect) }
+                if e.pathDown { evidence.insert(.activeWithoutPath) }
+                if refreshOwed { evidence.insert(.expiredNotRefreshed) }
                 e.retryArmed = true
                 retryDelay = delay
             case .arm(let timer, let role, let delay):
-                if delay != configuredDuration(timer) { flaws.insert(.timerMisarmed) }
+                if delay != configuredDuration(timer) { evidence.insert(.timerMisarmed) }
                 timers[Int(role.rawValue)] |= Self.bit(timer)
             case .disarm(.retry, _): e.retryArmed = false
             case .disarm(let timer, let role): timers[Int(role.rawValue)] &= ~Self.bit(timer)
             case .refresh:
-                if e.refreshPending { flaws.insert(.secondRefresh) }
+                if e.refreshPending { evidence.insert(.secondRefresh) }
                 e.refreshPending = true
                 refreshOwed = false
             case .flush(let role):
@@ -159,10 +159,10 @@ extension ConnectionModel {
                 // the wait of an expiry already counted.
                 if !refreshSucceeded && !expiryRetried { e.countFailure(cap: codebook.failureCap) }
             case .reportConnecting(let attempt):
-                if !attemptFits(attempt, e) { flaws.insert(.attemptMisnumbered) }
+                if !attemptFits(attempt, e) { evidence.insert(.attemptMisnumbered) }
             case .complete(let command):
                 let status = e[command: command]
-                if status != .issued && status != .inFlight { flaws.insert(.completedTwice) }
+                if status != .issued && status != .inFlight { evidence.insert(.completedTwice) }
                 e[command: command] = .completed
             case .deliver:
                 // exactly-once-in-order: every sequenced message handed to the app is the next
@@ -172,21 +172,21 @@ extension ConnectionModel {
                 // nothing resumes from 0, by the contract), but may not skip what it is owed.
                 if let sequence, configuration.resume {
                     let next = UInt64(e.delivered) + 1
-                    if e.deliveredAny ? sequence != next : sequence > next { flaws.insert(.deliveryNotNext) }
+                    if e.deliveredAny ? sequence != next : sequence > next { evidence.insert(.deliveryNotNext) }
                     e.delivered = UInt8(sequence)
                     e.deliveredAny = true
                     e.streamBegan = true
                 }
             case .reportOpen(let attempt):
-                if !attemptFits(attempt, e) { flaws.insert(.attemptMisnumbered) }
+                if !attemptFits(attempt, e) { evidence.insert(.attemptMisnumbered) }
                 let live = outcome.minted ? 2 : 1
                 if sockets[live] != .open {
-                    flaws.insert(.openBeforeHandshake)
+                    evidence.insert(.openBeforeHandshake)
                 } else {
                     if UInt64(e.serverSubscriptions) != MachineCodebook.topicSet(outcome.machine) {
-                        flaws.insert(.openBeforeResubscribe)
+                        evidence.insert(.openBeforeResubscribe)
                     }
-                    if e.resumeOwed { flaws.insert(.openBeforeResume) }
+                    if e.resumeOwed { evidence.insert(.openBeforeResume) }
                 }
                 e.streamBegan = true
             case .report:
@@ -204,12 +204,12 @@ extension ConnectionModel {
                 let failures = refreshSucceeded || expiryRetried ? count - 1 : count
                 return allowedDelays[min(failures, allowedDelays.count - 1)].contains(delay)
             }
-            if !fits { flaws.insert(.delayOutOfPolicy) }
+            if !fits { evidence.insert(.delayOutOfPolicy) }
         }
-        if refreshOwed { flaws.insert(.expiredNotRefreshed) }
-        if owedDial { flaws.insert(.pathReturnIgnored) }
+        if refreshOwed { evidence.insert(.expiredNotRefreshed) }
+        if owedDial { evidence.insert(.pathReturnIgnored) }
         // The last connect(to:) wins in every phase, the handshake included.
-        if movesAway && sockets[1] != .none { flaws.insert(.wrongEndpoint) }
+        if movesAway && sockets[1] != .none { evidence.insert(.wrongEndpoint) }
         if bounds.pings > 0 {
             let carried = !orphaned && !outcome.minted && sockets[1] == .open
             if let next = Self.judgePing(
@@ -219,14 +219,14 @@ extension ConnectionModel {
             {
                 e.ping = next
             } else {
-                flaws.insert(.pingMisanswered)
+                evidence.insert(.pingMisanswered)
             }
         }
         // End of step: one socket, the live one; no timer of a dead connection armed.
         let live = outcome.minted ? 2 : 1
-        for role in 0..<3 where role != live && sockets[role] != .none { flaws.insert(.extraSocket) }
-        if outcome.minted && timers[1] != 0 { flaws.insert(.timerOfDeadConnection) }
-        if sockets[live] == .none && timers[live] != 0 { flaws.insert(.timerOfDeadConnection) }
+        for role in 0..<3 where role != live && sockets[role] != .none { evidence.insert(.extraSocket) }
+        if outcome.minted && timers[1] != 0 { evidence.insert(.timerOfDeadConnection) }
+        if sockets[live] == .none && timers[live] != 0 { evidence.insert(.timerOfDeadConnection) }
         if outcome.minted { e.olderGeneration = e.olderGeneration || MachineCodebook.minted(code) }
         e.socket = sockets[live]
         e.liveTimers = timers[live]
@@ -242,21 +242,21 @@ extension ConnectionModel {
         }
         for command in 0..<bounds.commands {
             switch e[command: command] {
-            case .issued: flaws.insert(.commandHangs)
-            case .inFlight where orphaned || e.socket != .open: flaws.insert(.commandHangs)
+            case .issued: evidence.insert(.commandHangs)
+            case .inFlight where orphaned || e.socket != .open: evidence.insert(.commandHangs)
             default: break
             }
         }
         let kindAfter = MachineCodebook.kind(outcome.machine)
         if terminalNow {
             e.terminal = true
-            if kindAfter != .stopped { flaws.insert(.activityAfterTerminal) }
+            if kindAfter != .stopped { evidence.insert(.activityAfterTerminal) }
         }
         if MachineCodebook.kind(code) == .stopped && kindAfter != .stopped && !connectIntent {
-            flaws.insert(.leftStoppedWithoutConnect)
+            evidence.insert(.leftStoppedWithoutConnect)
         }
-        if outcome.staleChanged { flaws.insert(.staleChangedMachine) }
-        e.flaws = flaws
+        if outcome.staleChanged { evidence.insert(.staleChangedMachine) }
+        e.evidence = evidence
         return State(machine: outcome.machine, environment: e.word)
     }
 

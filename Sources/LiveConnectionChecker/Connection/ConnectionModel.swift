@@ -142,7 +142,7 @@ public struct ConnectionModel: Model {
         _ body: (_ action: () -> Action, _ choice: Int, _ next: State) -> Void
     ) {
         let environment = Environment(state.environment)
-        guard environment.flaws.isEmpty else { return }  // a violation: nothing after it matters
+        guard environment.evidence.isEmpty else { return }  // a violation: nothing after it matters
         let code = state.machine
         let row = memo.row(code, inputs: inputs.entries.count)
         // Decoded once per expansion, and only if some step is not cached yet.

@@ -1,6 +1,6 @@
 /// What the connection model tracks around the machine: the network, the transport's
 /// sockets and armed timers as the machine's effects left them, the server, the app's
-/// commands, and the contract breaches observed (``Flaw``), packed into 64 bits.
+/// commands, and the contract breaches observed (``Evidence``), packed into 64 bits.
 ///
 /// The environment learns everything from the machine's *effects* and its own
 /// deliveries, never from the machine's fields, so what the properties check is the
@@ -11,7 +11,7 @@
 /// 9, server log 10–12, server subscriptions 13–15, the app's place in the log 16–18, three
 /// 2-bit slots 19–24 (the app's commands; with an app ping in the bounds, the third slot is
 /// the ping's, see ``Ping``), refresh pending 25, terminal close seen 26, failures since
-/// proof 27–30, in the background 31, the flaw 32–36, the server's cursor on the live
+/// proof 27–30, in the background 31, the evidence 32–36, the server's cursor on the live
 /// connection 37–39, a sequenced message was delivered 40, (41–53 free), flushes
 /// outstanding 54–56, resume owed 57, the app's stream began 58, the last `connect(to:)`'s
 /// endpoint 59, the app reported the path unviable 60, failures since the last intent that
@@ -64,7 +64,7 @@ struct Environment: Hashable, Sendable {
     /// machine's count lies between this and `failuresSinceProof`. It saturates at 7 (a
     /// lower bound stays a lower bound), so the packed word keeps room for the app's ping.
     var failuresSinceIntent: UInt8 = 0
-    var flaws: Flaws = []
+    var evidence: Evidence = []
     /// Flushes the live connection was asked for and has not answered.
     var flushes: UInt8 = 0
     /// The live connection opened after a sequenced message and has not asked to resume.
@@ -119,7 +119,7 @@ struct Environment: Hashable, Sendable {
         terminal = word & (1 << 26) != 0
         failuresSinceProof = UInt8((word >> 27) & 15)
         background = word & (1 << 31) != 0
-        flaws = Self.flaws(word)
+        evidence = Self.evidence(word)
         flushes = UInt8((word >> 54) & 7)
         resumeOwed = word & (1 << 57) != 0
         streamBegan = word & (1 << 58) != 0
@@ -146,7 +146,7 @@ struct Environment: Hashable, Sendable {
         if terminal { word |= 1 << 26 }
         word |= UInt64(failuresSinceProof) << 27
         if background { word |= 1 << 31 }
-        word |= UInt64(flaws.packed) << 32
+        word |= UInt64(evidence.packed) << 32
         word |= UInt64(flushes) << 54
         if resumeOwed { word |= 1 << 57 }
         if streamBegan { word |= 1 << 58 }
@@ -156,8 +156,8 @@ struct Environment: Hashable, Sendable {
         return word
     }
 
-    /// The flaw of a packed environment, without unpacking the rest.
-    static func flaws(_ word: UInt64) -> Flaws { Flaws(packed: UInt8(truncatingIfNeeded: word >> 32) & 31) }
+    /// The evidence of a packed environment, without unpacking the rest.
+    static func evidence(_ word: UInt64) -> Evidence { Evidence(packed: UInt8(truncatingIfNeeded: word >> 32) & 31) }
 
     static func == (lhs: Environment, rhs: Environment) -> Bool { lhs.word == rhs.word }
     func hash(into hasher: inout Hasher) { hasher.combine(word) }
@@ -186,46 +186,48 @@ struct Environment: Hashable, Sendable {
     }
 }
 
-/// Contract breaches the environment observed while applying one step's effects. Each
-/// is the evidence for one `always` property of the connection model, and the flaws are
-/// numbered in the order of those properties; a state carrying a flaw is a violation.
+/// Contract breaches the environment observed while applying one step's effects: each bit
+/// is the evidence that one rule was broken, for the `always` property of the connection
+/// model that judges it, numbered in the order of those properties; a state carrying
+/// evidence is a violation. (Evidence, not a word for the rules themselves: those are the
+/// catalogue's `Rule`s.)
 ///
-/// A flawed state is never expanded, and the checker reports the first property (in
-/// order) a state violates, so the packed state keeps only the first flaw of its step
+/// A state with evidence is never expanded, and the checker reports the first property (in
+/// order) a state violates, so the packed state keeps only the first evidence of its step
 /// (``packed``, five bits): the same property is reported, and of the 17 bits this frees,
 /// four hold the server's cursor and whether the app was handed a sequenced message.
-struct Flaws: OptionSet, Hashable, Sendable {
+struct Evidence: OptionSet, Hashable, Sendable {
     let rawValue: UInt32
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// The packed form: 0 for none, else 1 + the index of the first flaw.
+    /// The packed form: 0 for none, else 1 + the index of the first evidence bit.
     var packed: UInt8 { rawValue == 0 ? 0 : UInt8(rawValue.trailingZeroBitCount + 1) }
 
     init(packed: UInt8) { rawValue = packed == 0 ? 0 : 1 << UInt32(packed - 1) }
-    static let staleChangedMachine = Flaws(rawValue: 1 << 0)
-    static let extraSocket = Flaws(rawValue: 1 << 1)
-    static let openBeforeHandshake = Flaws(rawValue: 1 << 2)
-    static let openBeforeResubscribe = Flaws(rawValue: 1 << 3)
-    static let openBeforeResume = Flaws(rawValue: 1 << 4)
-    static let secondReconnect = Flaws(rawValue: 1 << 5)
-    static let delayOutOfPolicy = Flaws(rawValue: 1 << 6)
-    /// backoff-within-policy's evidence too: one flaw per property, in the properties' order.
+    static let staleChangedMachine = Evidence(rawValue: 1 << 0)
+    static let extraSocket = Evidence(rawValue: 1 << 1)
+    static let openBeforeHandshake = Evidence(rawValue: 1 << 2)
+    static let openBeforeResubscribe = Evidence(rawValue: 1 << 3)
+    static let openBeforeResume = Evidence(rawValue: 1 << 4)
+    static let secondReconnect = Evidence(rawValue: 1 << 5)
+    static let delayOutOfPolicy = Evidence(rawValue: 1 << 6)
+    /// backoff-within-policy's evidence too: one bit per property, in the properties' order.
     static let attemptMisnumbered = delayOutOfPolicy
-    static let activityAfterTerminal = Flaws(rawValue: 1 << 7)
-    static let leftStoppedWithoutConnect = Flaws(rawValue: 1 << 8)
-    static let completedTwice = Flaws(rawValue: 1 << 9)
-    static let sentTwice = Flaws(rawValue: 1 << 10)
-    static let commandHangs = Flaws(rawValue: 1 << 11)
-    static let timerOfDeadConnection = Flaws(rawValue: 1 << 12)
+    static let activityAfterTerminal = Evidence(rawValue: 1 << 7)
+    static let leftStoppedWithoutConnect = Evidence(rawValue: 1 << 8)
+    static let completedTwice = Evidence(rawValue: 1 << 9)
+    static let sentTwice = Evidence(rawValue: 1 << 10)
+    static let commandHangs = Evidence(rawValue: 1 << 11)
+    static let timerOfDeadConnection = Evidence(rawValue: 1 << 12)
     /// A delivery that is not the next message of the app's stream of the log: a repeat, a
     /// reordering, or a skip of a message the server still holds (the model's log loses none).
-    static let deliveryNotNext = Flaws(rawValue: 1 << 13)
-    static let secondRefresh = Flaws(rawValue: 1 << 14)
-    static let wrongEndpoint = Flaws(rawValue: 1 << 15)
-    static let timerMisarmed = Flaws(rawValue: 1 << 16)
-    static let expiredNotRefreshed = Flaws(rawValue: 1 << 17)
-    static let activeWithoutPath = Flaws(rawValue: 1 << 18)
-    static let pathReturnIgnored = Flaws(rawValue: 1 << 19)
-    static let pingMisanswered = Flaws(rawValue: 1 << 20)
+    static let deliveryNotNext = Evidence(rawValue: 1 << 13)
+    static let secondRefresh = Evidence(rawValue: 1 << 14)
+    static let wrongEndpoint = Evidence(rawValue: 1 << 15)
+    static let timerMisarmed = Evidence(rawValue: 1 << 16)
+    static let expiredNotRefreshed = Evidence(rawValue: 1 << 17)
+    static let activeWithoutPath = Evidence(rawValue: 1 << 18)
+    static let pathReturnIgnored = Evidence(rawValue: 1 << 19)
+    static let pingMisanswered = Evidence(rawValue: 1 << 20)
 }

@@ -47,7 +47,7 @@ import LiveConnection
     @inlinable func run() -> CheckResult<M> {
         let start = ContinuousClock.now
         statistics.threads = threads
-        statistics.strategy = .breadthFirst
+        statistics.order = .breadthFirst
         let outcome = search()
         let elapsed = ContinuousClock.now - start
         statistics.seconds = searchSeconds(elapsed)

@@ -9,14 +9,8 @@ import Foundation
 /// let result = ModelChecker(model).run(options)
 /// ```
 public struct CheckOptions: Sendable {
-    /// Breadth-first finds shortest counterexamples and keeps every state (parent pointers);
-    /// depth-first keeps only 64-bit fingerprints and the current path.
-    public enum Strategy: String, Sendable {
-        case breadthFirst = "bfs"
-        case depthFirst = "dfs"
-    }
-
-    public var strategy: Strategy = .breadthFirst
+    /// The order states are visited in (`livesim check --dfs` picks depth-first).
+    public var order: SearchOrder = .breadthFirst
     /// States deeper than this are not expanded (`nil`: no bound).
     public var maxDepth: Int? = nil
     /// Stop after storing this many distinct states (`nil`: no bound).
@@ -103,8 +97,8 @@ public struct SearchStatistics: Sendable, CustomStringConvertible {
     public var memoryBytes = 0
     /// Worker threads used.
     public var threads = 1
-    /// The strategy used.
-    public var strategy = CheckOptions.Strategy.breadthFirst
+    /// The order the search visited states in.
+    public var order = SearchOrder.breadthFirst
 
     @usableFromInline init() {}
 
@@ -122,6 +116,6 @@ public struct SearchStatistics: Sendable, CustomStringConvertible {
         return "\(statesGenerated) states generated, \(distinctStates) distinct, depth \(depthReached) (\(bound)), "
             + "\(String(format: "%.2f", seconds)) s, \(rate) distinct states/s, "
             + "\(String(format: "%.1f", memory)) MiB (\(String(format: "%.1f", bytesPerState)) B/state), "
-            + "\(strategy.rawValue), \(threads) thread\(threads == 1 ? "" : "s")"
+            + "\(order.rawValue), \(threads) thread\(threads == 1 ? "" : "s")"
     }
 }

@@ -56,7 +56,7 @@ import LiveConnection
 
     @inlinable func run() -> CheckResult<M> {
         let start = ContinuousClock.now
-        statistics.strategy = .depthFirst
+        statistics.order = .depthFirst
         statistics.threads = 1
         let outcome = search()
         statistics.seconds = searchSeconds(ContinuousClock.now - start)

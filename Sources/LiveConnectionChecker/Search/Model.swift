@@ -59,7 +59,7 @@ public protocol Model: Sendable {
     func fingerprint(_ state: State) -> UInt64
     /// False promises that every `always` property holds in `state`, so the checker skips
     /// evaluating them one by one. The default, true, evaluates them all. A model whose
-    /// invariants read a few bits (the connection model's read a flaw mask) makes the
+    /// invariants read a few bits (the connection model's read an evidence mask) makes the
     /// common case one test instead of a closure call per property.
     func invariantsMayFail(in state: State) -> Bool
     /// A key that groups states whose expansions share work: the breadth-first search

@@ -21,7 +21,7 @@ public struct ModelChecker<M: Model>: Sendable {
 
     /// Runs one search.
     @inlinable public func run(_ options: CheckOptions = CheckOptions()) -> CheckResult<M> {
-        switch options.strategy {
+        switch options.order {
         case .breadthFirst: BreadthFirstSearch(model: model, options: options).run()
         case .depthFirst: DepthFirstSearch(model: model, options: options).run()
         }

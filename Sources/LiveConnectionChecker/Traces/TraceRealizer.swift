@@ -130,7 +130,7 @@ struct TraceRealizer {
             }
             emit(.connect(endpoint: index), at: now)
         case .disconnect: emit(.disconnect, at: now)
-        case .setForeground(let foreground): emit(foreground ? .foreground : .background, at: now)
+        case .setForeground(let foreground): emit(.setForeground(foreground), at: now)
         case .setPathViable(let viable): emit(.path(viable: viable), at: now)
         case .subscribe(let topic):
             emit(.subscribe(topic), at: now)

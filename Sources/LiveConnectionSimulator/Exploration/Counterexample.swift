@@ -2,14 +2,14 @@ import LiveConnection
 public import LiveConnectionRules
 public import LiveConnectionTraces
 
-/// A failing run shrunk to a small schedule that fails the same way, ready to be saved
-/// as a trace in `Traces/`.
+/// A failing simulated run shrunk to a small schedule that fails the same way, ready to be
+/// saved as a trace in `Traces/`.
 ///
 /// ```swift
 /// let scenario = ScenarioGenerator().scenario(seed: 12)
 /// let result = SimulationRun(scenario, variant: broken).run()
 /// if let violation = result.violations.first {
-///     let counterexample = Counterexample.shrink(scenario, variant: broken, invariant: violation.rule)
+///     let counterexample = SimulationCounterexample.shrink(scenario, variant: broken, invariant: violation.rule)
 ///     try TraceLibrary.package()!.write(counterexample.trace, named: counterexample.fileName)
 /// }
 /// ```
@@ -18,7 +18,14 @@ public import LiveConnectionTraces
 /// invariant*": shrinking towards any failure would slide to a different, shallower bug.
 /// Each candidate is a full simulation run without a log; the final one is re-run with
 /// its log, which becomes the trace's observed section.
-public struct Counterexample: Sendable {
+///
+/// One of the three counterexamples the tools save, each named for where it was found and
+/// each with a ``trace`` and a ``fileName``: `SimulationCounterexample` (a simulated run
+/// judged by the invariants, `livesim explore`), `WireCounterexample` (a client judged from
+/// the wire) and `CheckerCounterexample` (a model checker path written as a trace, `livesim
+/// check`). Their parts are `Counterexample…`: the checker's raw `CounterexamplePath` and
+/// the `CounterexampleReplay` of a written one.
+public struct SimulationCounterexample: Sendable {
     /// The scenario as it failed first.
     public var original: Scenario
     /// The smallest scenario found that still violates ``invariant``.
@@ -33,7 +40,7 @@ public struct Counterexample: Sendable {
     /// The trace to save: the shrunk scenario, `expect: violation <invariant>`, and the run's log.
     public var trace: Trace {
         Trace(
-            scenario: shrunk, generator: Counterexample.generator(for: original), variant: variant,
+            scenario: shrunk, generator: SimulationCounterexample.generator(for: original), variant: variant,
             expectation: .violation(invariant.name), observed: result.observedEvents)
     }
 
@@ -53,7 +60,7 @@ public struct Counterexample: Sendable {
     ///   - maximumAttempts: at most this many simulation runs while shrinking.
     public static func shrink(
         _ scenario: Scenario, variant: LogicVariant = .correct, invariant: Rule, maximumAttempts: Int = 2_000
-    ) -> Counterexample {
+    ) -> SimulationCounterexample {
         func stillFails(_ schedule: [ScheduledAction]) -> Bool {
             var candidate = scenario
             candidate.schedule = schedule
@@ -65,7 +72,7 @@ public struct Counterexample: Sendable {
         var shrunk = scenario
         shrunk.schedule = shrinking.schedule
         let result = SimulationRun(shrunk, variant: variant).run()
-        return Counterexample(
+        return SimulationCounterexample(
             original: scenario, shrunk: shrunk, variant: variant, invariant: invariant, result: result,
             shrinking: shrinking)
     }

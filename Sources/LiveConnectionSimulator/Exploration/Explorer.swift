@@ -121,7 +121,7 @@ public struct ExplorationSummary: Sendable {
     public var invariantChecks = 0
     public var jobsRun = 0
     public var inputs = 0
-    /// Runs that violated each invariant, in ``Rule/invariants`` order.
+    /// Runs that violated each invariant, in `Rule.invariants` order.
     public var violatingRuns: [(invariant: Rule, runs: Int)] = Rule.invariants.map { ($0, 0) }
     public var deadlocks = 0
     /// Seeds whose two runs differed (only counted with ``Explorer/checksDeterminism``).

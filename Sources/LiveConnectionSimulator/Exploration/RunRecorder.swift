@@ -74,8 +74,7 @@ func describe(_ action: SimulationAction) -> String {
         "stale \(callback.rawValue)" + (linger == .zero ? "" : " after \(linger.traceFormatted)")
     case .duplicateNextCallback: "duplicate-next"
     case .delaySendCompletion: "delay-send-completion"
-    case .background: "background"
-    case .foreground: "foreground"
+    case .setForeground(let foreground): foreground ? "foreground" : "background"
     case .connect(let endpoint): "connect \(endpoint)"
     case .disconnect: "disconnect"
     case .disconnectWith(let code, let reason): "disconnect \(code.rawValue) \(reason)"

@@ -19,7 +19,7 @@ public struct RunResult: Sendable {
     public var log: [String]
     /// The first violation of each invariant, in the order found.
     public var violations: [Violation]
-    /// Violations per invariant, in ``Rule/invariants`` order.
+    /// Violations per invariant, in `Rule.invariants` order.
     public var violationCounts: [(invariant: Rule, count: Int)]
     /// Invariant evaluations.
     public var invariantChecks: Int

@@ -4,8 +4,8 @@ public import LiveConnectionTraces
 import SimulationKernel
 import Synchronization
 
-/// Runs one ``Scenario``: a `ConnectionManager` against a ``SimulatedNetwork`` on a
-/// ``VirtualClock``, with a driver applying the schedule and an ``InvariantMonitor``
+/// Runs one `Scenario`: a `ConnectionManager` against a ``SimulatedNetwork`` on a
+/// `VirtualClock`, with a driver applying the schedule and an ``InvariantMonitor``
 /// checking every step.
 ///
 /// ```swift
@@ -161,12 +161,9 @@ struct Driver: Sendable {
         switch action {
         case _ where network.apply(action): break
         case .deliverStale(let callback, let linger): applied = network.armLateCallback(callback, after: linger)
-        case .background:
-            monitor?.app(.foreground(false))
-            await manager.setForeground(false)
-        case .foreground:
-            monitor?.app(.foreground(true))
-            await manager.setForeground(true)
+        case .setForeground(let foreground):
+            monitor?.app(.setForeground(foreground))
+            await manager.setForeground(foreground)
         case .connect(let endpoint):
             monitor?.app(.connect(Scenario.endpoint(endpoint).url))
             await manager.connect(to: Scenario.endpoint(endpoint))

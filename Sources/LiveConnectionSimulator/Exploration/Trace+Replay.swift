@@ -16,10 +16,10 @@ extension Trace {
     /// different number of jobs, so a seeded random order picks differently and can miss
     /// a race the trace exists to show. There the replay is made faithful to what the
     /// trace recorded — the manager's machine receiving the same inputs in the same order —
-    /// by trying the recorded strategy, then FIFO, then up to `schedules` seeded random
+    /// by trying the recorded strategy, then FIFO, then up to `interleavings` seeded random
     /// orders, and keeping the first run whose machine inputs equal the recorded ones (or,
     /// failing that, the one that follows them longest). ``TraceReplay/note`` says so.
-    public func replay(schedules: UInt64 = 256) throws(TraceReplayError) -> TraceReplay {
+    public func replay(interleavings: UInt64 = 256) throws(TraceReplayError) -> TraceReplay {
         let variant = try logicVariant()
         let strategy = scenario.strategy
         let recorded = run(strategy, variant)
@@ -36,7 +36,7 @@ extension Trace {
         var best = (
             result: recorded, strategy: strategy, followed: Self.commonPrefix(Self.inputs(of: recorded), wanted)
         )
-        let candidates = [StrategyChoice.fifo] + (1...max(schedules, 1)).map(StrategyChoice.random(seed:))
+        let candidates = [StrategyChoice.fifo] + (1...max(interleavings, 1)).map(StrategyChoice.random(seed:))
         for candidate in candidates where candidate != strategy {
             let result = run(candidate, variant)
             let inputs = Self.inputs(of: result)
@@ -52,7 +52,7 @@ extension Trace {
         }
         return TraceReplay(
             result: best.result, strategy: best.strategy,
-            note: "\(mismatch): no schedule tried reproduces the recorded inputs; `\(best.strategy)` follows "
+            note: "\(mismatch): no interleaving tried reproduces the recorded inputs; `\(best.strategy)` follows "
                 + "\(best.followed) of \(wanted.count) — the verdict may differ from the recording")
     }
 
@@ -72,7 +72,7 @@ extension Trace {
     }
 }
 
-/// What ``Trace/replay(schedules:)`` ran and why.
+/// What `Trace.replay(interleavings:)` ran and why.
 public struct TraceReplay: Sendable {
     /// The run (judge it with `result.satisfies(expectation)`).
     public var result: RunResult

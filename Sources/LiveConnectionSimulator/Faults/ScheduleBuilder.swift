@@ -105,7 +105,7 @@ struct ScheduleBuilder {
         case .delayedSend:
             return [at(.zero, .delaySendCompletion)]
         case .background:
-            return [at(.zero, .background), at(hold(.seconds(1), .seconds(120)), .foreground)]
+            return [at(.zero, .setForeground(false)), at(hold(.seconds(1), .seconds(120)), .setForeground(true))]
         case .disconnect:
             return [at(.zero, .disconnect), at(hold(.seconds(1), .seconds(60)), .connect(endpoint: 0))]
         case .endpointSwitch:

@@ -3,7 +3,7 @@ public import Foundation
 /// A call the app makes on the manager's public API, as the app made it.
 ///
 /// ```swift
-/// monitor.app(.foreground(false))
+/// monitor.app(.setForeground(false))
 /// await manager.setForeground(false)
 /// ```
 ///
@@ -17,7 +17,7 @@ public enum AppCall: Hashable, Sendable {
     /// `disconnect()` or `disconnect(code:reason:)` (accepted).
     case disconnect
     /// `setForeground(_:)`.
-    case foreground(Bool)
+    case setForeground(Bool)
     /// `subscribe(_:)`.
     case subscribe(String)
     /// `unsubscribe(_:)`.

@@ -3,7 +3,7 @@ import LiveConnectionRules
 import SimulationKernel
 import Synchronization
 
-/// Checks every invariant (``Rule/invariants``) after every step of a run.
+/// Checks every invariant (`Rule.invariants`) after every step of a run.
 ///
 /// ```swift
 /// let monitor = InvariantMonitor(configuration: configuration, network: network, clock: clock)
@@ -53,7 +53,7 @@ public final class InvariantMonitor: Sendable {
     ///   - specification: what is right, stated independently of the code under judgement.
     ///   - world: what the judge can know outside the manager.
     ///   - now: the current instant, as time since the run started (a real run maps its
-    ///     clock onto a ``VirtualClock/Instant``, so reports read the same in both worlds).
+    ///     clock onto a `VirtualClock.Instant`, so reports read the same in both worlds).
     ///   - tolerance: added to every time bound: how late a real clock's timers, and the
     ///     calls of ``check()``, may run. Zero in virtual time.
     ///   - credentials: the issuer behind the manager's credentials provider, if the judge knows it.
@@ -123,7 +123,7 @@ public final class InvariantMonitor: Sendable {
             })
     }
 
-    /// The app is about to call `disconnect()` (``Specification/plainDisconnectClose``) or
+    /// The app is about to call `disconnect()` (`Specification.plainDisconnectClose`) or
     /// `disconnect(code:reason:)` with `frame`; nil when the manager refused that call. Only a
     /// disconnect the app asked for owes the server its frame: the harness shutting the
     /// manager down is not judged.
@@ -169,7 +169,7 @@ public final class InvariantMonitor: Sendable {
     /// The first violation of each invariant, in the order they were found.
     public var violations: [Violation] { state.withLock { $0.violations } }
 
-    /// How many times each invariant was violated, in ``Rule/invariants`` order.
+    /// How many times each invariant was violated, in `Rule.invariants` order.
     public var violationCounts: [(invariant: Rule, count: Int)] {
         state.withLock { state in zip(Rule.invariants, state.violationCounts).map { ($0, $1) } }
     }

@@ -39,7 +39,7 @@ extension MonitorState {
         case .disconnect:
             wanted = false
             stopped = true
-        case .foreground(let value):
+        case .setForeground(let value):
             foreground = value
             if value { failuresSinceIntent = 0 }
         case .subscribe(let topic):
@@ -53,7 +53,7 @@ extension MonitorState {
         switch call {
         case .connect: 0
         case .disconnect: 1
-        case .foreground: 2
+        case .setForeground: 2
         case .subscribe: 3
         case .unsubscribe: 4
         }
@@ -66,7 +66,7 @@ extension AppCall {
         switch input {
         case .connect(let endpoint): self = .connect(endpoint.url)
         case .disconnect: self = .disconnect
-        case .setForeground(let value): self = .foreground(value)
+        case .setForeground(let value): self = .setForeground(value)
         case .subscribe(let topic): self = .subscribe(topic)
         case .unsubscribe(let topic): self = .unsubscribe(topic)
         default: return nil

@@ -89,7 +89,7 @@ extension SimulatedNetwork {
         }
     }
 
-    /// The truth about socket `id` (numbered from 1, as in ``WireEvent``), if there is one.
+    /// The truth about socket `id` (numbered from 1, as in `WireEvent`), if there is one.
     public func link(socket id: Int) -> LinkTruth? {
         let now = clock.now
         return state.withLock { state in

@@ -6,7 +6,7 @@ extension SimulatedNetwork {
     ///
     /// ```swift
     /// network.apply(.resetConnection)   // true: done
-    /// network.apply(.background)        // false: an app intent needs the manager
+    /// network.apply(.setForeground(false))   // false: an app intent needs the manager
     /// ```
     ///
     /// Returns `false`, doing nothing, for the app's intents and for stale callbacks: those
@@ -28,7 +28,7 @@ extension SimulatedNetwork {
         case .hostile(let behaviour): setHostile(behaviour)
         case .duplicateNextCallback: duplicateNextFrame()
         case .delaySendCompletion: delayNextSendCompletion()
-        case .deliverStale, .background, .foreground, .connect, .disconnect, .disconnectWith, .send, .ping, .subscribe,
+        case .deliverStale, .setForeground, .connect, .disconnect, .disconnectWith, .send, .ping, .subscribe,
             .unsubscribe, .path:
             // The path is the network's and the app's: the caller does both (``setPathAvailable(_:)``).
             return false

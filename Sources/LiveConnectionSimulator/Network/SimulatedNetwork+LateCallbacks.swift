@@ -6,7 +6,7 @@ public import LiveConnectionTraces
 // what its transport returns.
 extension SimulatedNetwork {
     /// Arms a connection to deliver `callback` late, after the client closed it (or, for
-    /// ``StaleCallback/open``, after the client gave its handshake up). Returns false if
+    /// `StaleCallback.open`, after the client gave its handshake up). Returns false if
     /// there is nothing to arm.
     ///
     /// ```swift

@@ -65,7 +65,7 @@ public enum FaultKind: String, CaseIterable, Hashable, Sendable, Comparable {
         case .deliverStale: self = .staleCallback
         case .duplicateNextCallback: self = .duplicateFrame
         case .delaySendCompletion: self = .delayedSend
-        case .background, .foreground: self = .background
+        case .setForeground: self = .background
         case .disconnect, .disconnectWith: self = .disconnect
         case .connect: self = .endpointSwitch
         case .send: self = .commands

@@ -43,16 +43,17 @@ public enum SimulationAction: Hashable, Sendable {
     /// Arm the connection the client holds now (for ``StaleCallback/open``: its newest
     /// handshake) to deliver this callback late: when the client closes it, its closing
     /// handshake lingers `after`, and the callback arrives at the end, on that connection's
-    /// own stream, after the manager moved on (see ``SimulatedNetwork/armLateCallback(_:after:)``).
+    /// own stream, after the manager moved on (see `SimulatedNetwork.armLateCallback(_:after:)`).
     case deliverStale(StaleCallback, after: Duration = .zero)
     /// Deliver the next transport callback twice.
     case duplicateNextCallback
     /// Complete the next send only after the receive that follows it.
     case delaySendCompletion
 
-    // MARK: The app
-    case background
-    case foreground
+    // MARK: The app (spelled as `ConnectionManager`'s methods and the machine's `Input`)
+    /// `setForeground(_:)`: the app comes to the foreground (`true`) or goes to the
+    /// background (`false`). Traces spell it `foreground` and `background`.
+    case setForeground(Bool)
     /// `connect(to:)` the simulated endpoint with this index.
     case connect(endpoint: Int)
     case disconnect

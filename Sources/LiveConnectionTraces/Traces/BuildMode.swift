@@ -6,9 +6,9 @@
 ///
 /// The simulator is deterministic within one build, not across builds: the optimizer
 /// inlines async functions, so an optimized shell enqueues fewer executor jobs, and a
-/// seeded random schedule picks among different ready queues. A trace therefore says
+/// seeded random interleaving picks among different ready queues. A trace therefore says
 /// which build produced its observed section, and a replay in the other build follows
-/// the recorded machine inputs instead of the recorded seed (see ``Trace/replay(schedules:)``).
+/// the recorded machine inputs instead of the recorded seed (see `Trace.replay(interleavings:)`).
 public enum BuildMode: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case debug
     case release

@@ -1,5 +1,5 @@
 extension ObservedEvent {
-    /// Reads one line of a ``RunResult/log`` (`"1500ms input …"`, the virtual instant then the event).
+    /// Reads one line of a `RunResult.log` (`"1500ms input …"`, the virtual instant then the event).
     ///
     /// ```swift
     /// ObservedEvent(runLogLine: "1500ms phase open")   // 1500ms, "phase open"

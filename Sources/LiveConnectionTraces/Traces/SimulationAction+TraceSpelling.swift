@@ -28,8 +28,8 @@ extension SimulationAction {
             "stale \(callback.rawValue)" + (linger == .zero ? "" : " after=\(linger.traceFormatted)")
         case .duplicateNextCallback: "duplicate-next-callback"
         case .delaySendCompletion: "delay-send-completion"
-        case .background: "background"
-        case .foreground: "foreground"
+        // The trace tokens are the format's: `background` and `foreground`, not the case's name.
+        case .setForeground(let foreground): foreground ? "foreground" : "background"
         case .connect(let endpoint): "connect endpoint=\(endpoint)"
         case .disconnect: "disconnect"
         case .disconnectWith(let code, let reason): "disconnect code=\(code.rawValue) reason=\(TraceToken.word(reason))"
@@ -123,8 +123,8 @@ extension SimulationAction {
             action = .deliverStale(callback, after: linger)
         case "duplicate-next-callback": action = .duplicateNextCallback
         case "delay-send-completion": action = .delaySendCompletion
-        case "background": action = .background
-        case "foreground": action = .foreground
+        case "background": action = .setForeground(false)
+        case "foreground": action = .setForeground(true)
         case "connect":
             let endpoint = try TraceNumber.integer(try fields.keyed("endpoint"), "an endpoint index", as: Int.self)
             guard endpoint >= 0 else { throw LineProblem("an endpoint index cannot be negative") }

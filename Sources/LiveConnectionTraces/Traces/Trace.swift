@@ -70,7 +70,7 @@ public struct Trace: Hashable, Sendable {
     /// written before builds were recorded).
     public var observedBuild: BuildMode?
 
-    /// The trace of a scenario: everything a ``SimulationRun`` needs to run it again.
+    /// The trace of a scenario: everything a `SimulationRun` needs to run it again.
     ///
     /// The scenario's ``FaultMix`` describes how the schedule was drawn; only the schedule
     /// runs, so the trace keeps the schedule and not the mix.

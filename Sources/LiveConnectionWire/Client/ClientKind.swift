@@ -9,7 +9,7 @@
 /// ```
 ///
 /// The claims are the client's promises (its backoff policy, its dead-peer deadline, its
-/// terminal codes): the oracles hold it to them, and to the rules every reconnecting
+/// terminal codes): the wire judge holds it to them, and to the rules every reconnecting
 /// client must keep whatever it claims (one socket, resubscription, quiet after
 /// disconnect, a herd that spreads out, reconnecting once the server is healthy again).
 public struct ClientKind: Sendable {

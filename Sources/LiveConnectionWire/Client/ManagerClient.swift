@@ -30,14 +30,13 @@ public struct ManagerClient: WireClient {
 
     public func perform(_ intent: AppIntent) async {
         switch intent {
-        case .start(let endpoint):
+        case .connect(let endpoint):
             // The app's topics, before the first connect (a repeated subscribe changes nothing).
             for topic in topics { await manager.subscribe(topic) }
             await manager.connect(to: endpoint)
-        case .activate: await manager.setForeground(true)
-        case .background: await manager.setForeground(false)
+        case .setForeground(let foreground): await manager.setForeground(foreground)
         case .disconnect: await manager.disconnect()
-        case .path(let viable): await manager.setPathViable(viable)
+        case .setPathViable(let viable): await manager.setPathViable(viable)
         }
     }
 

@@ -1,7 +1,7 @@
 public import LiveConnection
 public import LiveConnectionRules
 
-/// What a client promises about itself, for the wire-level oracles to hold it to.
+/// What a client promises about itself, for the wire judge to hold it to.
 ///
 /// ```swift
 /// var claims = WireClaims(backoff: ClaimedBackoff(.fullJitter()), deadPeerBound: .seconds(35))

@@ -10,9 +10,9 @@ public import LiveConnection
 ///     func run() async { … }                        // its loops, as children of this call
 ///     func perform(_ intent: AppIntent) async {     // what the app asks
 ///         switch intent {
-///         case .start(let endpoint): connect(to: endpoint)
+///         case .connect(let endpoint): connect(to: endpoint)
 ///         case .disconnect: disconnect()
-///         case .activate, .background, .path: break   // no path monitor
+///         case .setForeground, .setPathViable: break   // no path monitor
 ///         }
 ///     }
 ///     func isConnected() async -> Bool? { connected }   // or nil: no probe
@@ -21,8 +21,8 @@ public import LiveConnection
 ///
 /// The simulated world runs ``run()`` as one child of its task group and cancels it at the
 /// end of the run; every socket the client opens, every frame, ping and close it sends,
-/// and every attempt's time is seen by the simulated server, which is all the oracles
-/// judge. The client's internals are never read: only ``isConnected()``, when the client
+/// and every attempt's time is seen by the simulated server, which is all the wire judge
+/// reads. The client's internals are never read: only ``isConnected()``, when the client
 /// offers one, is compared with the wire (open only after a handshake, and only after the
 /// subscriptions were sent again).
 public protocol WireClient: Sendable {
@@ -40,31 +40,33 @@ public protocol WireClient: Sendable {
 /// What the app asks of a client, in the order the scenario drives it.
 ///
 /// ```swift
-/// await client.perform(.start(endpoint))   // a screen appeared (or the user asked to connect)
-/// await client.perform(.activate)          // the app became active (foreground)
+/// await client.perform(.connect(endpoint))      // a screen appeared (or the user asked to connect)
+/// await client.perform(.setForeground(true))   // the app became active
 /// ```
+///
+/// Spelled as `ConnectionManager`'s methods (`connect(to:)`, `disconnect()`,
+/// `setForeground(_:)`, `setPathViable(_:)`) and the machine's `Input` intents, so one
+/// intent has one name from the app down to the machine; a client of your own maps each
+/// to whatever its API calls it (a screen's `start()`, an app's `activate`).
 public enum AppIntent: Hashable, Sendable, CustomStringConvertible {
-    /// Start (or keep) a connection to this endpoint: a screen appeared, the user asked.
-    case start(Endpoint)
-    /// The app became active (came to the foreground).
-    case activate
-    /// The app went to the background.
-    case background
-    /// The user asked to disconnect: nothing may be sent or opened until the next start.
+    /// Want (or keep) a connection to this endpoint: a screen appeared, the user asked.
+    case connect(Endpoint)
+    /// The app came to the foreground, became active (`true`), or went to the background (`false`).
+    case setForeground(Bool)
+    /// The user asked to disconnect: nothing may be sent or opened until the next connect.
     case disconnect
     /// The app's path monitor reported the device's network path gone (false) or back
     /// (true), as an app feeds it to its client (`NWPathMonitor` on Apple platforms; on
     /// Linux nothing reports it unless the app does). A client without a path monitor
     /// ignores it; the judge reads the path from the network, not from this.
-    case path(viable: Bool)
+    case setPathViable(Bool)
 
     public var description: String {
         switch self {
-        case .start(let endpoint): "start \(endpoint)"
-        case .activate: "activate"
-        case .background: "background"
+        case .connect(let endpoint): "connect \(endpoint)"
+        case .setForeground(let foreground): foreground ? "foreground" : "background"
         case .disconnect: "disconnect"
-        case .path(let viable): viable ? "path viable" : "path unviable"
+        case .setPathViable(let viable): viable ? "path viable" : "path unviable"
         }
     }
 }

@@ -139,23 +139,23 @@ struct ClientLedger {
     mutating func intent(_ intent: AppIntent, at now: VirtualClock.Instant) {
         // The judge reads the path from the network (``pathChanged(available:at:)``), not
         // from what an app tells its client.
-        if case .path = intent { return }
+        if case .setPathViable = intent { return }
         lastIntentAt = now
         intentSinceFailure = true
         automaticAttempts = 0
         attemptsWithoutPath = 0
         switch intent {
-        case .start:
+        case .connect:
             wanted = true
             maybeStoppedSince = nil
             quietSince = now
             stoppedSince = nil
             failuresSinceIntent = FailureCount()
-        case .activate:
+        case .setForeground(true):
             active = true
             quietSince = now
             failuresSinceIntent = FailureCount()
-        case .background:
+        case .setForeground(false):
             active = false
             lastGiveUpIntentAt = now
         case .disconnect:
@@ -165,7 +165,7 @@ struct ClientLedger {
                 stopReason = "the app disconnected at \(now)"
             }
             lastGiveUpIntentAt = now
-        case .path: break
+        case .setPathViable: break
         }
     }
 

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// ```swift
 /// let judge = WireJudge(claims: kind.claims, clients: 1, topics: ["feed"], network: network, clock: clock)
-/// judge.intent(.start(endpoint))
+/// judge.intent(.connect(endpoint))
 /// judge.check()        // after every scheduled action and wire event
 /// judge.endRun()       // the time rules at the end instant
 /// judge.finish()       // the statistical rules, on the whole run
@@ -255,7 +255,7 @@ public final class WireJudge: Sendable {
         guard growsClients else { return min(max(client, 0), state.ledgers.count - 1) }
         while state.ledgers.count <= client {
             var ledger = ClientLedger(index: state.ledgers.count, claims: claims, topics: topics, tolerance: tolerance)
-            ledger.intent(.start(Self.anyEndpoint), at: now)
+            ledger.intent(.connect(Self.anyEndpoint), at: now)
             state.ledgers.append(ledger)
         }
         return client

@@ -13,6 +13,11 @@ public import LiveConnectionTraces
 /// The shrinker is the simulator's (``ScheduleShrinker``: ddmin, simpler arguments,
 /// earlier times); each candidate is a whole wire run; the shrunk run is re-run with its
 /// wire log, which becomes the trace's observed section: what the server saw.
+///
+/// The wire's member of the counterexample family (each named for where it was found, each
+/// with a `trace` and a `fileName`): `SimulationCounterexample` is its twin for the
+/// manager judged by the simulator's invariants, `CheckerCounterexample` a model checker
+/// path written as a trace.
 public struct WireCounterexample: Sendable {
     public var original: WireScenario
     public var shrunk: WireScenario

@@ -119,7 +119,7 @@ public struct WireRun: Sendable {
                 // The network first (the judge reads the change there, as a wire event), then
                 // each client's app tells it, through its public API, in the same instant.
                 network.setPathAvailable(viable)
-                for client in clients { await client.perform(.path(viable: viable)) }
+                for client in clients { await client.perform(.setPathViable(viable)) }
             } else if let intent = intent(for: scheduled.action) {
                 judge.intent(intent(0))
                 for (index, client) in clients.enumerated() { await client.perform(intent(index)) }
@@ -154,9 +154,8 @@ public struct WireRun: Sendable {
     /// The app intent an action stands for (per client: each client has its own URL).
     static func intent(for action: SimulationAction) -> ((Int) -> AppIntent)? {
         switch action {
-        case .connect(let index): { .start(Self.endpoint(index, client: $0)) }
-        case .foreground: { _ in .activate }
-        case .background: { _ in .background }
+        case .connect(let index): { .connect(Self.endpoint(index, client: $0)) }
+        case .setForeground(let foreground): { _ in .setForeground(foreground) }
         // A client judged from the wire has one way to stop; the manager's own code is its
         // own business (the simulator's invariants judge it).
         case .disconnect, .disconnectWith: { _ in .disconnect }

@@ -58,8 +58,8 @@ struct ArbitraryTraces {
                 : .deliverStale(pick([.message, .error, .close, .pong]), after: duration(maximumSeconds: 30))
         case 12: .duplicateNextCallback
         case 13: .delaySendCompletion
-        case 14: .background
-        case 15: .foreground
+        case 14: .setForeground(false)
+        case 15: .setForeground(true)
         case 16: .connect(endpoint: int(0...3))
         case 17:
             random.chance(0.5)

@@ -23,7 +23,7 @@ actor OneShotClient: WireClient {
     /// Waits for the first start, then holds one connection for as long as it lasts.
     func run() async {
         var endpoint: Endpoint?
-        for await case .start(let first) in intents {
+        for await case .connect(let first) in intents {
             endpoint = first
             break
         }

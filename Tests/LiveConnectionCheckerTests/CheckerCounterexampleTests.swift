@@ -9,7 +9,7 @@ import Testing
 /// A checker counterexample becomes a simulator trace that runs against the real shell:
 /// the shell must live the counterexample's steps and the simulator must see the bug.
 @Suite("Counterexamples as simulator traces", .computeBound)
-struct CounterexampleTraceTests {
+struct CheckerCounterexampleTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var variant: String
         /// What the simulator's own invariants say when the shell lives the counterexample.

@@ -3,14 +3,14 @@ import LiveConnectionSimulator
 public import LiveConnectionTraces
 import SimulationKernel
 
-/// A counterexample of the connection model written as a simulator trace, so that
-/// `livesim replay` runs it against the real shell in virtual time.
+/// A counterexample the model checker found in the connection model, written as a
+/// simulator trace so that `livesim replay` runs it against the real shell in virtual time.
 ///
 /// ```swift
 /// let model = try ConnectionModel(variant: .named("skips-resubscribe")!)
 /// let violation = model.check().violation!
 /// var written = model.trace(of: violation)
-/// let replay = try written.settle()   // picks the executor schedule, sets `expect:`
+/// let replay = try written.settle()   // picks the executor's interleaving, sets `expect:`
 /// replay.summary                      // "the shell received the counterexample's 4 inputs in order; …"
 /// try TraceLibrary(directory: URL(fileURLWithPath: "Traces")).write(written.trace, named: written.fileName)
 /// ```
@@ -20,8 +20,15 @@ import SimulationKernel
 /// counterexample's own, through the trace's `manager-words`. The model abstracts time, so
 /// a path can need an ordering real durations forbid: such steps are listed in ``gaps``
 /// and the replay shows how far the shell followed.
-public struct CounterexampleTrace: Sendable {
-    /// The trace to write (``settle(schedules:)`` sets its strategy and `expect:` line).
+///
+/// The checker's member of the counterexample family (each named for where it was found,
+/// each with a `trace` and a `fileName`): `SimulationCounterexample` is a simulated run the
+/// invariants failed, shrunk; `WireCounterexample` a client the wire judge failed, shrunk;
+/// this one is written from a ``CounterexamplePath`` (the search's path of abstract states,
+/// already shortest breadth-first, so nothing is shrunk), and ``CounterexampleReplay`` is
+/// what replaying it showed.
+public struct CheckerCounterexample: Sendable {
+    /// The trace to write (``settle(interleavings:)`` sets its strategy and `expect:` line).
     public var trace: Trace
     /// The property the counterexample violates.
     public var property: String
@@ -33,20 +40,20 @@ public struct CounterexampleTrace: Sendable {
     /// `checker-<variant>-<property>.trace`.
     public var fileName: String { "checker-\(trace.variant ?? "correct")-\(property).trace" }
 
-    /// Finds a schedule of the simulator's executor under which the shell follows the
+    /// Finds an interleaving of the simulator's executor under which the shell follows the
     /// counterexample, and sets the trace's strategy, `expect:` line and observed section
     /// from that run.
     ///
     /// Steps the model puts at one instant (a timer firing, then a late callback, while a
     /// zero-delay retry is armed) race in the real shell exactly as they would in
-    /// production; FIFO order is tried first, then up to `schedules` seeded random orders.
+    /// production; FIFO order is tried first, then up to `interleavings` seeded random orders.
     /// The first run that follows every step wins; if none does, the one that follows
     /// the most (FIFO on a tie). Deterministic: the same counterexample settles the same way.
-    public mutating func settle(schedules: UInt64 = 256) throws(TraceReplayError) -> CounterexampleReplay {
+    public mutating func settle(interleavings: UInt64 = 256) throws(TraceReplayError) -> CounterexampleReplay {
         var best = try replay()
         var bestStrategy = StrategyChoice.fifo
         var seed: UInt64 = 1
-        while !best.followed, seed <= schedules {
+        while !best.followed, seed <= interleavings {
             trace.scenario.strategy = .random(seed: seed)
             let candidate = try replay()
             if candidate.matched > best.matched {
@@ -84,7 +91,7 @@ public struct CounterexampleTrace: Sendable {
     }
 }
 
-/// What replaying a ``CounterexampleTrace`` in the simulator showed.
+/// What replaying a ``CheckerCounterexample`` in the simulator showed.
 public struct CounterexampleReplay: Sendable {
     /// The counterexample's machine inputs.
     public var expected: [String]
@@ -122,8 +129,8 @@ public struct CounterexampleReplay: Sendable {
 }
 
 extension ConnectionModel {
-    /// The counterexample of `violation` as a simulator trace (see ``CounterexampleTrace``).
-    public func trace(of violation: PropertyViolation<ConnectionModel>) -> CounterexampleTrace {
+    /// The counterexample of `violation` as a simulator trace (see ``CheckerCounterexample``).
+    public func trace(of violation: PropertyViolation<ConnectionModel>) -> CheckerCounterexample {
         let steps = replay(violation.counterexample).steps
         let simulated = codebook.endpoints.indices.map(Scenario.endpoint)
         let aftermath =
@@ -149,7 +156,7 @@ extension ConnectionModel {
             schedule: realizer.schedule, managerSeed: 0, managerWords: steps.flatMap(\.words), logCapacity: 1_000,
             feedTopic: feedTopic)
         let trace = Trace(scenario: scenario, generator: Self.traceGenerator, variant: variant)
-        return CounterexampleTrace(
+        return CheckerCounterexample(
             trace: trace, property: violation.property, expectedInputs: expected, gaps: realizer.gaps)
     }
 

@@ -4,21 +4,21 @@ public import LiveConnectionRules
 public import SimulationKernel
 import Synchronization
 
-/// A small scenario of the real `ConnectionManager` for schedule exploration: subscribe,
+/// A small scenario of the real `ConnectionManager` for interleaving exploration: subscribe,
 /// connect, the server closes the first connection after one virtual second, reconnect.
 ///
 /// ```swift
 /// let scenario = ReconnectScenario()
-/// let report = ScheduleExplorer.explore(preemptionBound: 1) { scenario.passes(under: $0) }
-/// print(report)   // "74 schedules, all passed (depth-first, at most 1 preemptions, exhaustive; …)"
+/// let report = InterleavingExplorer.explore(preemptionBound: 1) { scenario.passes(under: $0) }
+/// print(report)   // "74 interleavings, all passed (depth-first, at most 1 preemptions, exhaustive; …)"
 /// ```
 ///
-/// A schedule passes when the manager reached open twice and each connection carried a
+/// An interleaving passes when the manager reached open twice and each connection carried a
 /// subscribe for the topic, the second (after an open) starting with its resume frame.
 /// The transport is scripted (no simulated network), so every choice point comes from the
 /// shell itself: its run loop, receive loops, timers and the app's calls.
 public struct ReconnectScenario: Sendable {
-    /// The logic inside the manager (a broken variant shows what a failing schedule looks like).
+    /// The logic inside the manager (a broken variant shows what a failing interleaving looks like).
     public var variant: LogicVariant
 
     public init(variant: LogicVariant = .correct) { self.variant = variant }

@@ -1,65 +1,69 @@
 public import SimulationKernel
 
-/// Systematic exploration of the job orders a `SimulationExecutor` can choose, for
-/// small async scenarios: bounded depth-first search over the choice points with a
+/// Systematic exploration of the interleavings (job orders) a `SimulationExecutor` can
+/// choose, for small async scenarios: bounded depth-first search over the choice points with a
 /// preemption bound (as loom does), and PCT over many seeds.
 ///
 /// ```swift
-/// let report = ScheduleExplorer.explore(preemptionBound: 2) { strategy in
+/// let report = InterleavingExplorer.explore(preemptionBound: 2) { strategy in
 ///     let result = Simulation.run(strategy: strategy, clock: VirtualClock()) { await scenario() }
-///     return (try? result.get()) == expected          // true: this schedule passed
+///     return (try? result.get()) == expected          // true: this interleaving passed
 /// }
-/// print(report)   // "37 schedules, all passed (exhaustive within 2 preemptions)"
+/// print(report)   // "37 interleavings, all passed (exhaustive within 2 preemptions)"
 /// ```
 ///
 /// A *choice point* is a moment when more than one job is ready. Choosing a job other
 /// than the first in arrival order counts as one preemption; most concurrency bugs need
 /// only one or two (Musuvathi and Qadeer, CHESS), so bounding them keeps the search small
-/// while still covering the schedules that matter. Each schedule is run from scratch: the
-/// scenario must be deterministic for a given schedule (everything on the simulation's
-/// executor and virtual clock), which the explorer checks (`diverged`).
-public enum ScheduleExplorer {
+/// while still covering the interleavings that matter. Each interleaving is run from
+/// scratch: the scenario must be deterministic for a given interleaving (everything on the
+/// simulation's executor and virtual clock), which the explorer checks (`diverged`).
+///
+/// "Interleaving" is the project's word for an order of jobs; "schedule" is reserved for
+/// a world's timetable of actions (`ScheduleBuilder`, a scenario's `schedule`). A
+/// `SchedulingStrategy` is what picks the interleaving one run follows.
+public enum InterleavingExplorer {
     /// What an exploration found.
     public struct Report: Sendable, CustomStringConvertible {
-        /// Distinct schedules run.
-        public var schedules = 0
-        /// True if every schedule within the bound was run (not stopped by `maxSchedules`).
+        /// Distinct interleavings run.
+        public var interleavings = 0
+        /// True if every interleaving within the bound was run (not stopped by `maxInterleavings`).
         public var exhaustive = false
-        /// The choices of the first failing schedule (replay with `ScriptedScheduling`).
+        /// The choices of the first failing interleaving (replay with `ScriptedScheduling`).
         public var failing: [Int]?
-        /// The most choice points one schedule met.
+        /// The most choice points one interleaving met.
         public var deepest = 0
         /// A replayed prefix did not reproduce its choice points: the scenario depends on
-        /// something besides the schedule.
+        /// something besides the interleaving.
         public var diverged = false
-        /// How the schedules were chosen.
+        /// How the interleavings were chosen.
         public var method = ""
 
-        /// True if no schedule failed and the scenario was deterministic.
+        /// True if no interleaving failed and the scenario was deterministic.
         public var passed: Bool { failing == nil && !diverged }
 
         public var description: String {
             let verdict = failing.map { "FAILED with choices \($0)" } ?? "all passed"
-            return "\(schedules) schedules, \(verdict) (\(method)\(exhaustive ? ", exhaustive" : "")"
+            return "\(interleavings) interleavings, \(verdict) (\(method)\(exhaustive ? ", exhaustive" : "")"
                 + "\(diverged ? ", NONDETERMINISTIC" : "")"
                 // PCT draws its choices and does not count choice points.
                 + (deepest > 0 ? "; at most \(deepest) choice points)" : ")")
         }
     }
 
-    /// Runs every schedule with at most `preemptionBound` preemptions (nil: all), up to
-    /// `maxSchedules`, stopping at the first failure. `run` runs the scenario under the
-    /// strategy it is given and returns whether that schedule passed.
+    /// Runs every interleaving with at most `preemptionBound` preemptions (nil: all), up to
+    /// `maxInterleavings`, stopping at the first failure. `run` runs the scenario under the
+    /// strategy it is given and returns whether that interleaving passed.
     public static func explore(
-        preemptionBound: Int? = 2, maxSchedules: Int = 100_000, _ run: (ScriptedScheduling) -> Bool
+        preemptionBound: Int? = 2, maxInterleavings: Int = 100_000, _ run: (ScriptedScheduling) -> Bool
     ) -> Report {
         var report = Report()
         report.method = preemptionBound.map { "depth-first, at most \($0) preemptions" } ?? "depth-first, unbounded"
         var prefix: [Int] = []
-        while report.schedules < maxSchedules {
+        while report.interleavings < maxInterleavings {
             let strategy = ScriptedScheduling(prefix: prefix)
             let passed = run(strategy)
-            report.schedules += 1
+            report.interleavings += 1
             let points = strategy.choicePoints
             report.deepest = max(report.deepest, points.count)
             if strategy.diverged || points.prefix(prefix.count).map(\.choice) != prefix {
@@ -89,7 +93,7 @@ public enum ScheduleExplorer {
         var report = Report()
         report.method = "PCT depth \(depth), seeds \(seeds.lowerBound)..<\(seeds.upperBound)"
         for seed in seeds {
-            report.schedules += 1
+            report.interleavings += 1
             if !run(PCTScheduling(seed: seed, depth: depth, expectedSteps: expectedSteps)) {
                 report.failing = [Int(seed)]
                 report.method += " (failing entry is the seed)"
@@ -99,7 +103,7 @@ public enum ScheduleExplorer {
         return report
     }
 
-    /// The next schedule in depth-first order: the deepest choice point that can take
+    /// The next interleaving in depth-first order: the deepest choice point that can take
     /// its next alternative without exceeding the preemption bound.
     static func nextPrefix(after points: [ScriptedScheduling.ChoicePoint], bound: Int?) -> [Int]? {
         var preemptionsBefore = [Int](repeating: 0, count: points.count + 1)

@@ -34,11 +34,11 @@ private func deposits(atomic: Bool, strategy: some SchedulingStrategy) -> Int? {
     return try? result.get()
 }
 
-@Suite("Schedule exploration", .computeBound)
-struct ScheduleExplorerTests {
-    @Test("the lost update is found by depth-first schedule search, and its schedule replays")
+@Suite("Interleaving exploration", .computeBound)
+struct InterleavingExplorerTests {
+    @Test("the lost update is found by depth-first interleaving search, and its interleaving replays")
     func lostUpdateIsFound() throws {
-        let report = ScheduleExplorer.explore(preemptionBound: 2) { deposits(atomic: false, strategy: $0) == 2 }
+        let report = InterleavingExplorer.explore(preemptionBound: 2) { deposits(atomic: false, strategy: $0) == 2 }
         let failing = try #require(report.failing, "\(report)")
         #expect(!report.diverged)
         // Replaying the failing choices reproduces the lost update, every time.
@@ -46,40 +46,40 @@ struct ScheduleExplorerTests {
         #expect(deposits(atomic: false, strategy: ScriptedScheduling(prefix: failing)) == 1)
     }
 
-    @Test("the atomic deposit passes every schedule, and the search is exhaustive")
+    @Test("the atomic deposit passes every interleaving, and the search is exhaustive")
     func atomicDepositPasses() {
-        let report = ScheduleExplorer.explore(preemptionBound: nil) { deposits(atomic: true, strategy: $0) == 2 }
+        let report = InterleavingExplorer.explore(preemptionBound: nil) { deposits(atomic: true, strategy: $0) == 2 }
         #expect(report.passed, "\(report)")
         #expect(report.exhaustive)
-        #expect(report.schedules > 1)
+        #expect(report.interleavings > 1)
     }
 
-    @Test("a preemption bound of 0 runs exactly the arrival-order schedule")
+    @Test("a preemption bound of 0 runs exactly the arrival-order interleaving")
     func zeroPreemptionsIsFIFO() {
-        let report = ScheduleExplorer.explore(preemptionBound: 0) { deposits(atomic: true, strategy: $0) == 2 }
-        #expect(report.schedules == 1)
+        let report = InterleavingExplorer.explore(preemptionBound: 0) { deposits(atomic: true, strategy: $0) == 2 }
+        #expect(report.interleavings == 1)
         #expect(report.exhaustive)
     }
 
-    @Test("depth-first order enumerates each schedule once")
+    @Test("depth-first order enumerates each interleaving once")
     func nextPrefixEnumeratesATree() {
         // Two choice points of two jobs each, no bound: 00, 01, 10, 11 — but the explorer
         // only sees the points a run met, so check the successor function directly.
         typealias Point = ScriptedScheduling.ChoicePoint
         let first = [Point(readyCount: 2, choice: 0), Point(readyCount: 2, choice: 0)]
-        #expect(ScheduleExplorer.nextPrefix(after: first, bound: nil) == [0, 1])
+        #expect(InterleavingExplorer.nextPrefix(after: first, bound: nil) == [0, 1])
         let second = [Point(readyCount: 2, choice: 0), Point(readyCount: 2, choice: 1)]
-        #expect(ScheduleExplorer.nextPrefix(after: second, bound: nil) == [1])
+        #expect(InterleavingExplorer.nextPrefix(after: second, bound: nil) == [1])
         let last = [Point(readyCount: 2, choice: 1), Point(readyCount: 2, choice: 1)]
-        #expect(ScheduleExplorer.nextPrefix(after: last, bound: nil) == nil)
+        #expect(InterleavingExplorer.nextPrefix(after: last, bound: nil) == nil)
         // With one preemption spent, the second point may not preempt.
         let bounded = [Point(readyCount: 2, choice: 1), Point(readyCount: 2, choice: 0)]
-        #expect(ScheduleExplorer.nextPrefix(after: bounded, bound: 1) == nil)
+        #expect(InterleavingExplorer.nextPrefix(after: bounded, bound: 1) == nil)
     }
 
     @Test("PCT finds the lost update within a few seeds")
     func pctFindsIt() {
-        let report = ScheduleExplorer.pct(seeds: 0..<200, depth: 2, expectedSteps: 20) {
+        let report = InterleavingExplorer.pct(seeds: 0..<200, depth: 2, expectedSteps: 20) {
             deposits(atomic: false, strategy: $0) == 2
         }
         #expect(report.failing != nil, "\(report)")
