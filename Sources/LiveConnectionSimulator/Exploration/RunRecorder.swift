@@ -1,4 +1,6 @@
 import LiveConnection
+import LiveConnectionTraces
+import SimulationKernel
 import Synchronization
 
 /// The run's event log and counters, written from the observer and the driver (both on

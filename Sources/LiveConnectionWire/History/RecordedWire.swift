@@ -1,5 +1,6 @@
 import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionTraces
+public import SimulationKernel
 import Synchronization
 public import WireHistory
 
