@@ -12,6 +12,9 @@ let package = Package(
     products: [
         .library(name: "LiveConnection", targets: ["LiveConnection"]),
         .library(name: "LiveConnectionSimulator", targets: ["LiveConnectionSimulator"]),
+        .library(name: "SimulationKernel", targets: ["SimulationKernel"]),
+        .library(name: "LiveConnectionRules", targets: ["LiveConnectionRules"]),
+        .library(name: "LiveConnectionTraces", targets: ["LiveConnectionTraces"]),
         .library(name: "LiveConnectionTesting", targets: ["LiveConnectionTesting"]),
         .executable(name: "livesim", targets: ["livesim"]),
         .library(name: "LivesimCLI", targets: ["LivesimCLI"]),
@@ -56,9 +59,27 @@ let package = Package(
         // threads of their own, and so do tests that block on processes and sockets, so neither
         // holds the cooperative pool nor waits behind it.
         .target(name: "TestScheduling", path: "Tests/TestScheduling", swiftSettings: strict),
-        // The deterministic simulation kernel: virtual clock, seeded executor, driver.
+        // The deterministic simulation kernel: virtual clock, seeded executor, scheduling strategies
+        // (generic: it knows no connection; the core gives it only its seeded random stream).
+        .target(name: "SimulationKernel", dependencies: ["LiveConnection"], swiftSettings: strict),
+        // The one rule catalogue (`Rule`) and its specification, and the planted broken variants:
+        // what every judge (simulator, checker, wire) names and is tested against.
+        .target(name: "LiveConnectionRules", dependencies: ["LiveConnection"], swiftSettings: strict),
+        // The trace format: scenarios and their actions as trace tokens, parsing and encoding,
+        // delta debugging and schedule shrinking, the timeline picture (an SVG, escaped by Statistics'
+        // SVGWriter, the package's one XML escaper).
         .target(
-            name: "LiveConnectionSimulator", dependencies: ["LiveConnection", "LiveServerContract", "Statistics"],
+            name: "LiveConnectionTraces",
+            dependencies: ["LiveConnection", "SimulationKernel", "LiveConnectionRules", "Statistics"],
+            swiftSettings: strict),
+        // The simulated world: network, faults, scenario generation, the invariants' monitor,
+        // runs and exploration; re-exports the kernel, the rules and the traces.
+        .target(
+            name: "LiveConnectionSimulator",
+            dependencies: [
+                "LiveConnection", "LiveServerContract", "Statistics", "SimulationKernel", "LiveConnectionRules",
+                "LiveConnectionTraces",
+            ],
             swiftSettings: strict),
         // The live contract (subscribe, resume, sequence numbers, replay): one pure type that the
         // simulated server and the real test server both run.
@@ -73,7 +94,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionSimulatorTests",
-            dependencies: ["LiveConnectionSimulator", "LiveConnection", "LiveServerContract", "TestScheduling"],
+            dependencies: [
+                "LiveConnectionSimulator", "LiveConnectionTraces", "LiveConnection", "LiveServerContract", "TestScheduling",
+            ],
             swiftSettings: strict),
         // What every benchmark executable records about the machine it ran on.
         .target(name: "BenchmarkSupport", path: "Benchmarks/BenchmarkSupport", swiftSettings: strict),
@@ -135,15 +158,24 @@ let package = Package(
         // The model checker: exhaustive search of the connection machine and of users' models,
         // interleaving exploration of the async shell.
         .target(
-            name: "LiveConnectionChecker", dependencies: ["LiveConnection", "LiveConnectionSimulator"],
+            name: "LiveConnectionChecker",
+            dependencies: [
+                "LiveConnection", "SimulationKernel", "LiveConnectionRules", "LiveConnectionTraces", "LiveConnectionSimulator",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionCheckerTests",
-            dependencies: ["LiveConnectionChecker", "LiveConnection", "LiveConnectionSimulator", "TestScheduling"],
+            dependencies: [
+                "LiveConnectionChecker", "LiveConnection", "LiveConnectionSimulator", "LiveConnectionWire", "TestScheduling",
+            ],
             swiftSettings: strict),
         // Any reconnecting client, judged from the wire: the client seam, the wire rules, the wire world.
         .target(
-            name: "LiveConnectionWire", dependencies: ["LiveConnection", "LiveConnectionSimulator", "Statistics", "WireHistory"],
+            name: "LiveConnectionWire",
+            dependencies: [
+                "LiveConnection", "SimulationKernel", "LiveConnectionRules", "LiveConnectionTraces", "LiveConnectionSimulator",
+                "Statistics", "WireHistory",
+            ],
             swiftSettings: strict),
         // Behavioural replicas of three reconnecting designs iOS guides teach, each with its flaws: the kit's victims.
         .target(name: "ExampleClients", dependencies: ["LiveConnection", "LiveConnectionWire"], swiftSettings: strict),

@@ -49,7 +49,7 @@ struct ConnectCheck: Sendable {
     /// What is judged and what is not, printed before the first event.
     var preamble: [String] {
         let partly = ObservedTransport.judgedInPart.map(\.invariant)
-        let judged = Invariant.all.filter { invariant in
+        let judged = Rule.invariants.filter { invariant in
             !ObservedTransport.notJudged.contains { $0.invariant == invariant } && !partly.contains(invariant)
         }
         return [

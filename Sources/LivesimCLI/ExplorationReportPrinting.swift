@@ -36,7 +36,7 @@ func printReport(_ report: ExplorationReport) {
         row("  \(kind.rawValue)", "\(results.faults[kind.rawValue] ?? 0)")
     }
     print("\nviolations, by invariant (runs)")
-    for invariant in Invariant.all {
+    for invariant in Rule.invariants {
         row("  \(invariant.name)", "\(results.violatingRuns[invariant.name] ?? 0)")
     }
     if results.deadlocks > 0 { row("  simulation deadlocked", "\(results.deadlocks)") }
@@ -45,7 +45,7 @@ func printReport(_ report: ExplorationReport) {
     guard results.failureCount > 0 else { return }
 
     print("\nfailing seeds, by invariant (the first 20 of each)")
-    for invariant in Invariant.all {
+    for invariant in Rule.invariants {
         let seeds = results.failures.filter { $0.violations.contains { $0.invariant == invariant.name } }.map(\.seed)
         guard !seeds.isEmpty else { continue }
         let shown = seeds.prefix(20).map(String.init).joined(separator: " ")

@@ -11,11 +11,11 @@ func saveShrunkCounterexample(
 ) {
     guard let failure = summary.failures.first, let violation = failure.violations.first else { return }
     let scenario = generator.scenario(seed: failure.seed)
-    let counterexample = SimulationCounterexample.shrink(scenario, variant: variant, invariant: violation.invariant)
+    let counterexample = SimulationCounterexample.shrink(scenario, variant: variant, invariant: violation.rule)
     do {
         let path = try output.write(counterexample.trace, named: counterexample.fileName)
         print(
-            "\nshrunk seed \(failure.seed) (\(violation.invariant.name)) from \(scenario.schedule.count) to "
+            "\nshrunk seed \(failure.seed) (\(violation.rule.name)) from \(scenario.schedule.count) to "
                 + "\(counterexample.shrunk.schedule.count) actions in \(counterexample.shrinking.attempts) runs: \(path)"
         )
         print("  replay: swift run livesim replay \(path)")

@@ -72,7 +72,7 @@ private enum ShrinkSource {
 }
 
 private func shrinkFirstFailure(
-    _ source: ShrinkSource, variant: LogicVariant, wanted: Invariant?, budget: Int, output: TraceOutput
+    _ source: ShrinkSource, variant: LogicVariant, wanted: Rule?, budget: Int, output: TraceOutput
 )
     throws -> Int32
 {
@@ -95,14 +95,14 @@ private func shrinkFirstFailure(
         progress.update(index)
         let scenario = candidate(index)
         let result = SimulationRun(scenario, variant: variant, recordsLog: false).run()
-        guard let violation = result.violations.first(where: { target == nil || $0.invariant == target }) else {
+        guard let violation = result.violations.first(where: { target == nil || $0.rule == target }) else {
             continue
         }
         if count > 1 { progress.finish(index + 1, "found a failure") }
         print("seed \(scenario.seed): \(violation)")
         standardError("shrinking (at most \(budget) runs)…")
         let counterexample = SimulationCounterexample.shrink(
-            scenario, variant: variant, invariant: violation.invariant, maximumAttempts: budget)
+            scenario, variant: variant, invariant: violation.rule, maximumAttempts: budget)
         let path = try output.write(counterexample.trace, named: counterexample.fileName)
         print(
             "shrunk \(scenario.schedule.count) actions to \(counterexample.shrunk.schedule.count) in \(counterexample.shrinking.attempts) runs"

@@ -25,8 +25,8 @@ extension Arguments {
     }
 
     /// `--invariant NAME`: one of the simulator's invariants.
-    mutating func invariant() throws(ArgumentError) -> Invariant? {
-        try choice("--invariant", from: Invariant.all.map(\.name)).flatMap(Invariant.named)
+    mutating func invariant() throws(ArgumentError) -> Rule? {
+        try choice("--invariant", from: Rule.invariants.map(\.name)).flatMap(Rule.invariant(named:))
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import LiveConnection
 import LiveConnectionChecker
 import LiveConnectionSimulator
+import LiveConnectionWire
 import TestScheduling
 import Testing
 
@@ -9,38 +10,47 @@ import Testing
 /// rule never goes by two names, and each is judged where it can be checked.
 @Suite("One catalogue of rules", .computeBound)
 struct RuleCatalogueTests {
-    static func names(judgedBy judge: Rule.Judge) -> Set<String> {
-        Set(Rule.catalogue.filter { $0.judges.contains(judge) }.map(\.name))
+    /// The names of the rules the checker judges: its properties, its reachability goals aside.
+    static func checkerRules() throws -> [String] {
+        try ConnectionModel(bounds: ConnectionBounds()).properties.filter { $0.kind != .sometimes }.map(\.name)
     }
 
-    @Test("rule names are unique")
+    @Test("rule names are unique, the wire's included")
     func unique() {
-        #expect(Set(Rule.catalogue.map(\.name)).count == Rule.catalogue.count)
+        let all = Rule.catalogue + Rule.wireRules
+        #expect(Set(all.map(\.name)).count == all.count)
     }
 
-    @Test("the simulator's invariants are exactly the rules it judges, with the catalogue's words")
+    @Test("every rule of the catalogue has a judge: the simulator, the checker or the exploration's pool")
+    func everyRuleJudged() throws {
+        let judged = Set(Rule.invariants.map(\.name)).union(try Self.checkerRules()).union([
+            Rule.backoffDistribution.name
+        ])
+        #expect(Set(Rule.catalogue.map(\.name)) == judged)
+    }
+
+    @Test("the simulator's invariants are rules of the catalogue, each listed once")
     func simulator() throws {
-        #expect(Set(Invariant.all.map(\.name)) == Self.names(judgedBy: .simulator))
-        for invariant in Invariant.all {
-            #expect(Rule.named(invariant.name)?.summary == invariant.summary, "\(invariant)")
+        #expect(Set(Rule.invariants).count == Rule.invariants.count)
+        for invariant in Rule.invariants {
+            #expect(Rule.named(invariant.name) == invariant, "\(invariant)")
         }
     }
 
-    @Test("the checker's properties (its reachability goals aside) are exactly the rules it judges, none time-bounded")
+    @Test("the checker's properties (its reachability goals aside) are rules of the catalogue, none time-bounded")
     func checker() throws {
-        let model = try ConnectionModel(bounds: ConnectionBounds())
-        let properties = model.properties.filter { $0.kind != .sometimes }.map(\.name)
-        #expect(Set(properties) == Self.names(judgedBy: .checker))
+        let properties = try Self.checkerRules()
         #expect(properties.count == Set(properties).count, "a property name appears twice: \(properties)")
-        let timed = Rule.catalogue.filter { $0.timeBounded && $0.judges.contains(.checker) }
-        #expect(timed.isEmpty, "the checker has no time to judge \(timed)")
+        for name in properties {
+            let rule = try #require(Rule.named(name), "the checker's property \(name) is not in the catalogue")
+            #expect(!rule.timeBounded, "the checker has no time to judge \(rule)")
+        }
     }
 
-    @Test("the wire's rules are judged from the wire alone, listed in report order, and named wire-…")
+    @Test("the wire's rules are judged from the wire alone, outside the manager's catalogue, and named wire-…")
     func wire() {
-        #expect(Rule.wireRules == Rule.catalogue.filter { $0.judges.contains(.wire) })
         for rule in Rule.wireRules {
-            #expect(rule.judges == [.wire] && rule.name.hasPrefix("wire-"), "\(rule)")
+            #expect(Rule.named(rule.name) == nil && rule.name.hasPrefix("wire-"), "\(rule)")
         }
     }
 
@@ -58,7 +68,7 @@ struct RuleCatalogueTests {
             } else {
                 let rule = name.split(separator: "-seed").first.map(String.init) ?? name
                 #expect(
-                    Rule.named(rule)?.judges.contains(.simulator) == true,
+                    Rule.invariant(named: rule) != nil,
                     "\(file.lastPathComponent) is not <rule>-seed<N> for a rule the simulator judges")
             }
         }

@@ -62,12 +62,12 @@ struct BrokenVariantTests {
 
     /// Rules whose bug lives in the shell, out of a machine wrapper's reach: each is shown
     /// caught by a plant in the real source instead (docs/invariants.md).
-    static let plantedInTheShell: Set<Invariant> = [.freshCredentialsPerHandshake, .streamsEndStopped]
+    static let plantedInTheShell: Set<Rule> = [.freshCredentialsPerHandshake, .streamsEndStopped]
 
     @Test("every invariant has a broken variant, and every broken variant is listed here")
     func coverage() {
         let broken = LogicVariant.all.filter { $0 != .correct }
-        #expect(Set(broken.compactMap(\.breaks)) == Set(Invariant.all).subtracting(Self.plantedInTheShell))
+        #expect(Set(broken.compactMap(\.breaks)) == Set(Rule.invariants).subtracting(Self.plantedInTheShell))
         #expect(Set(broken.map(\.name)) == Set(Self.cases.map(\.variant)))
     }
 
@@ -79,7 +79,7 @@ struct BrokenVariantTests {
         let broken = Explorer(seeds: testCase.explored, generator: generator, variant: variant, threads: 2).run()
         #expect(broken.runs == testCase.explored.count)
         #expect(broken.runs(violating: invariant) > 0, "\(variant.name) not caught by \(invariant.name)")
-        let failure = try #require(broken.failures.first { $0.violations.contains { $0.invariant == invariant } })
+        let failure = try #require(broken.failures.first { $0.violations.contains { $0.rule == invariant } })
         #expect(testCase.seeds.contains(failure.seed))
 
         // The same seeds are clean for this invariant with the shipped machine: the bug is the variant's.

@@ -8,13 +8,13 @@ import Testing
 @Suite("Counterexamples", .computeBound)
 struct CounterexampleTests {
     /// The first seed whose generated scenario makes `variant` violate its invariant.
-    static func firstFailure(_ variant: LogicVariant, in seeds: Range<UInt64>) -> (Scenario, Invariant)? {
+    static func firstFailure(_ variant: LogicVariant, in seeds: Range<UInt64>) -> (Scenario, Rule)? {
         guard let invariant = variant.breaks else { return nil }
         let generator = ScenarioGenerator(duration: .seconds(600))
         for seed in seeds {
             let scenario = generator.scenario(seed: seed)
             let result = SimulationRun(scenario, variant: variant, recordsLog: false).run()
-            if result.violations.contains(where: { $0.invariant == invariant }) { return (scenario, invariant) }
+            if result.violations.contains(where: { $0.rule == invariant }) { return (scenario, invariant) }
         }
         return nil
     }
@@ -29,7 +29,7 @@ struct CounterexampleTests {
         #expect(counterexample.shrunk.schedule.count <= 10, "\(counterexample.trace.encode())")
         #expect(counterexample.shrunk.schedule.count < scenario.schedule.count)
         #expect(!counterexample.shrinking.budgetExhausted)
-        #expect(counterexample.result.violations.contains { $0.invariant == invariant })
+        #expect(counterexample.result.violations.contains { $0.rule == invariant })
 
         // What is saved is what replays: parse the text, run it, same violation.
         let trace = try Trace(parsing: counterexample.trace.encode())
@@ -40,7 +40,7 @@ struct CounterexampleTests {
         #expect(replayed.observedEvents == trace.observed)
         // And the correct machine passes the same schedule.
         let fixed = SimulationRun(trace.scenario, variant: .correct, recordsLog: false).run()
-        #expect(!fixed.violations.contains { $0.invariant == invariant }, "\(fixed.violations)")
+        #expect(!fixed.violations.contains { $0.rule == invariant }, "\(fixed.violations)")
     }
 
     @Test(

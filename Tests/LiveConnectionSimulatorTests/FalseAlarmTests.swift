@@ -47,7 +47,7 @@ struct FalseAlarmTests {
         ]
         let result = SimulationRun(scenario, variant: try #require(LogicVariant.named("gives-up"))).run()
         let violation = try #require(result.violations.first, "gives-up passed")
-        #expect(violation.invariant == .eventuallyOpen)
-        #expect(violation.at.sinceStart == .seconds(300))
+        #expect(violation.rule == .eventuallyOpen)
+        #expect(violation.at == .seconds(300))
     }
 }

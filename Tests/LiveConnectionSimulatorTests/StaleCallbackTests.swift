@@ -59,9 +59,9 @@ struct StaleCallbackTests {
 
         let broken = SimulationRun(Self.scenario(schedule), variant: try #require(.named("ignores-generations"))).run()
         let violation = try #require(broken.violations.first)
-        #expect(violation.invariant == .staleInputsChangeNothing)
+        #expect(violation.rule == .staleInputsChangeNothing)
         #expect(violation.detail.contains("closed g1"), "\(violation)")
-        #expect(violation.at.sinceStart == .seconds(12), "\(violation)")
+        #expect(violation.at == .seconds(12), "\(violation)")
     }
 
     @Test("a late error of the old connection is fenced too (and retries the live one, without the check)")
@@ -78,7 +78,7 @@ struct StaleCallbackTests {
 
         let broken = SimulationRun(Self.scenario(schedule), variant: try #require(.named("ignores-generations"))).run()
         let violation = try #require(broken.violations.first)
-        #expect(violation.invariant == .staleInputsChangeNothing)
+        #expect(violation.rule == .staleInputsChangeNothing)
         #expect(violation.detail.contains("failed g1"), "\(violation)")
     }
 
@@ -161,7 +161,7 @@ struct StaleCallbackTests {
 
         let broken = SimulationRun(Self.scenario(schedule), variant: try #require(.named("ignores-generations"))).run()
         let violation = try #require(broken.violations.first)
-        #expect(violation.invariant == .staleInputsChangeNothing)
+        #expect(violation.rule == .staleInputsChangeNothing)
         #expect(violation.detail.contains("g2"), "\(violation)")
     }
 }

@@ -60,7 +60,7 @@ struct TraceRegressionTests {
     func namedAndSmall(file: String) throws {
         let trace = try Trace(parsing: try Self.text(of: file))
         if case .violation(let invariant) = trace.expectation {
-            #expect(Invariant.named(invariant) != nil, "\(file) names an unknown invariant")
+            #expect(Rule.invariant(named: invariant) != nil, "\(file) names an unknown invariant")
             if trace.generator.name == "checker" {
                 // `livesim check` names a counterexample after the variant and the model's property.
                 #expect(file.hasPrefix("checker-\(trace.variant ?? "correct")-"))

@@ -43,7 +43,10 @@ struct ArchitectureTableTests {
             guard cells.count >= 3, let module = cells.first?.firstMatch(of: /^`([^`]+)`$/)?.output.1 else {
                 continue  // the header and its rule
             }
-            let dependencies = cells.last!.matches(of: /`([^`]+)`/).map { String($0.output.1) }
+            // A note in parentheses may name other things in backticks (`World/`): not modules.
+            var listed = cells.last!
+            while let note = listed.firstMatch(of: /\([^()]*\)/) { listed.removeSubrange(note.range) }
+            let dependencies = listed.matches(of: /`([^`]+)`/).map { String($0.output.1) }
             rows.append(Row(line: index + 1, module: String(module), dependencies: dependencies))
         }
         return rows

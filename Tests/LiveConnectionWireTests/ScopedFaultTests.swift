@@ -24,7 +24,7 @@ struct ScopedFaultTests {
 
     /// The clients (by name) that broke `rule`.
     static func breakers(of rule: Rule, in verdict: HistoryVerdict) -> [String] {
-        verdict.violations.filter { $0.rule == rule }.map { verdict.clients[$0.client] }.sorted()
+        verdict.violations.filter { $0.rule == rule }.map { verdict.clients[$0.client ?? 0] }.sorted()
     }
 
     @Test("a freeze aimed at a holds a's socket dead, not b's: only a breaks the dead-peer bound")

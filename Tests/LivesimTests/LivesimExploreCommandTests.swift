@@ -17,7 +17,7 @@ struct LivesimExploreCommandTests {
         #expect(text.contains("livesim explore: 2 seeds (3..<5) × 2m, strategy per seed, variant correct, 2 threads"))
         #expect(text.range(of: #"\nruns +2\n"#, options: .regularExpression) != nil, "\(text)")
         #expect(text.contains("faults injected, by kind"))
-        for invariant in Invariant.all {
+        for invariant in Rule.invariants {
             #expect(
                 text.range(of: "\n  \(invariant.name) +0\n", options: .regularExpression) != nil, "\(invariant.name)")
         }

@@ -1,5 +1,5 @@
 public import LiveConnection
-import LiveConnectionSimulator
+import LiveConnectionRules
 
 /// One thing that can happen in the connection model's world.
 ///

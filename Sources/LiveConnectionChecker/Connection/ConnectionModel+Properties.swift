@@ -1,5 +1,5 @@
 import LiveConnection
-import LiveConnectionSimulator
+import LiveConnectionRules
 
 // What the checker proves about the connection machine. Each `always` property reads
 // either the evidence the environment recorded while following a step's effects, or the

@@ -1,5 +1,5 @@
 import LiveConnection
-import LiveConnectionSimulator
+import LiveConnectionRules
 
 // How the environment follows one machine step: what it delivered, then each effect in
 // order, then the end-of-step checks. Every breach found becomes evidence in the state.

@@ -1,5 +1,5 @@
 public import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionRules
 
 /// The shipped `ConnectionMachine` (or a broken `LogicVariant` of it) inside a bounded,
 /// adversarial environment, as a ``Model`` for the checker.

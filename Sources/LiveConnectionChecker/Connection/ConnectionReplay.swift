@@ -1,5 +1,4 @@
 public import LiveConnection
-import LiveConnectionSimulator
 
 /// A counterexample of the connection model as the real machine lives it: real
 /// generation numbers, the backoff draw taken, and the effects each input produced.

@@ -1,5 +1,5 @@
 import LiveConnection
-import LiveConnectionSimulator
+import LiveConnectionRules
 
 /// One outcome of stepping the machine: its new code and its effects, compiled to the
 /// few facts the environment needs.

@@ -1,4 +1,4 @@
-public import LiveConnectionSimulator
+public import SimulationKernel
 
 /// Systematic exploration of the interleavings (job orders) a `SimulationExecutor` can
 /// choose, for small async scenarios: bounded depth-first search over the choice points with a

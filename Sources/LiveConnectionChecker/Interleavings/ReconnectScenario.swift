@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionRules
+public import SimulationKernel
 
 import typealias LiveConnection.Mutex
 

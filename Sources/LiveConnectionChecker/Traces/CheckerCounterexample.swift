@@ -1,5 +1,7 @@
 import LiveConnection
-public import LiveConnectionSimulator
+import LiveConnectionSimulator
+public import LiveConnectionTraces
+import SimulationKernel
 
 /// A counterexample the model checker found in the connection model, written as a
 /// simulator trace so that `livesim replay` runs it against the real shell in virtual time.
@@ -77,7 +79,7 @@ public struct CheckerCounterexample: Sendable {
         }
         return CounterexampleReplay(
             expected: expectedInputs, received: received, matched: matched,
-            violations: result.violations.map(\.invariant.name), log: result.log, observed: result.observedEvents)
+            violations: result.violations.map(\.rule.name), log: result.log, observed: result.observedEvents)
     }
 
     /// The input of a run log line `<time> input <input> -> <effects>`.

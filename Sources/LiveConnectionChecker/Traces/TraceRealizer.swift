@@ -1,5 +1,5 @@
 import LiveConnection
-import LiveConnectionSimulator
+import LiveConnectionTraces
 
 /// Lays a counterexample of the connection model out in virtual time, as the actions a
 /// simulated server, network and app must take for the real shell to live the same steps.

@@ -1,4 +1,5 @@
 public import LiveConnection
+import LiveConnectionTraces
 
 extension ConnectionManager {
     /// `events()`, with `monitor` told in the same turn of the actor, so it knows exactly

@@ -1,4 +1,5 @@
 public import Foundation
+import LiveConnectionTraces
 
 /// What an exploration found, as a file: one shard's report, or several merged.
 ///
@@ -123,7 +124,7 @@ public struct ExplorationReport: Codable, Equatable, Sendable {
                     seed: failure.seed,
                     violations: failure.violations.map {
                         ViolationRecord(
-                            invariant: $0.invariant.name, atNanoseconds: $0.at.sinceStart.nanoseconds, detail: $0.detail
+                            invariant: $0.rule.name, atNanoseconds: $0.at.nanoseconds, detail: $0.detail
                         )
                     },
                     deadlocked: failure.deadlocked, divergence: failure.divergence, replay: replay(failure.seed))

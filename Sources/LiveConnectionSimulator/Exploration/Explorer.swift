@@ -1,4 +1,6 @@
 import Foundation
+public import LiveConnectionRules
+public import LiveConnectionTraces
 
 /// Runs many seeds in parallel, one synchronous simulation per thread at a time, and adds
 /// up what they did and found.
@@ -119,8 +121,8 @@ public struct ExplorationSummary: Sendable {
     public var invariantChecks = 0
     public var jobsRun = 0
     public var inputs = 0
-    /// Runs that violated each invariant, in ``Invariant/all`` order.
-    public var violatingRuns: [(invariant: Invariant, runs: Int)] = Invariant.all.map { ($0, 0) }
+    /// Runs that violated each invariant, in `Rule.invariants` order.
+    public var violatingRuns: [(invariant: Rule, runs: Int)] = Rule.invariants.map { ($0, 0) }
     public var deadlocks = 0
     /// Seeds whose two runs differed (only counted with ``Explorer/checksDeterminism``).
     public var divergentRuns = 0
@@ -175,7 +177,7 @@ public struct ExplorationSummary: Sendable {
     }
 
     /// Runs in which `invariant` was violated.
-    public func runs(violating invariant: Invariant) -> Int {
+    public func runs(violating invariant: Rule) -> Int {
         violatingRuns.first { $0.invariant == invariant }?.runs ?? 0
     }
 

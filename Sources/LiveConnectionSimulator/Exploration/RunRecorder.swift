@@ -1,4 +1,6 @@
 import LiveConnection
+import LiveConnectionTraces
+import SimulationKernel
 
 import typealias LiveConnection.Mutex
 

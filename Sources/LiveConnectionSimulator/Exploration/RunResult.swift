@@ -1,3 +1,6 @@
+public import LiveConnectionRules
+public import LiveConnectionTraces
+
 /// What one ``SimulationRun`` produced: its event log, what it injected, what it checked
 /// and what it found.
 ///
@@ -16,8 +19,8 @@ public struct RunResult: Sendable {
     public var log: [String]
     /// The first violation of each invariant, in the order found.
     public var violations: [Violation]
-    /// Violations per invariant, in ``Invariant/all`` order.
-    public var violationCounts: [(invariant: Invariant, count: Int)]
+    /// Violations per invariant, in `Rule.invariants` order.
+    public var violationCounts: [(invariant: Rule, count: Int)]
     /// Invariant evaluations.
     public var invariantChecks: Int
     /// The run's retry delays as `backoff-distribution` pools them (judged over many runs).

@@ -1,6 +1,8 @@
 public import LiveConnection
+public import LiveConnectionTraces
+public import SimulationKernel
 
-/// Turns one 64-bit seed into a ``Scenario``: configuration, swarm, schedule, latencies,
+/// Turns one 64-bit seed into a `Scenario`: configuration, swarm, schedule, latencies,
 /// executor strategy.
 ///
 /// ```swift

@@ -1,14 +1,17 @@
 import LiveConnection
+public import LiveConnectionRules
+public import LiveConnectionTraces
+import SimulationKernel
 import Synchronization
 
-/// Runs one ``Scenario``: a `ConnectionManager` against a ``SimulatedNetwork`` on a
-/// ``VirtualClock``, with a driver applying the schedule and an ``InvariantMonitor``
+/// Runs one `Scenario`: a `ConnectionManager` against a ``SimulatedNetwork`` on a
+/// `VirtualClock`, with a driver applying the schedule and an ``InvariantMonitor``
 /// checking every step.
 ///
 /// ```swift
 /// let scenario = ScenarioGenerator(duration: .seconds(600)).scenario(seed: 12)
 /// let result = SimulationRun(scenario, variant: .named("skips-resubscribe")!).run()
-/// result.violations.first?.invariant   // .resubscribeBeforeOpen
+/// result.violations.first?.rule   // .resubscribeBeforeOpen
 /// ```
 ///
 /// Synchronous and self-contained: each run builds its own clock, executor, network and
@@ -106,7 +109,7 @@ public struct SimulationRun: Sendable {
         }
         if checks { monitor.finish() }
         for violation in monitor.violations {
-            recorder.note("violation \(violation.invariant.name): \(violation.detail)")
+            recorder.note("violation \(violation.rule.name): \(violation.detail)")
         }
         recorder.note("end")
         var runResult = RunResult(

@@ -1,4 +1,5 @@
 import LiveConnection
+import LiveConnectionTraces
 
 // The hostile-server fault: a server that lets the manager in and then fails it, or never
 // quite lets it in. Each arrival picks one behaviour and holds it for a while, or flaps

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import LiveConnectionTraces
 
 /// Lays out a run's external actions from a ``FaultMix``: Poisson arrivals per kind,
 /// each with the actions that kind consists of.

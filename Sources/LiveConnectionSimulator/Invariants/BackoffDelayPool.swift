@@ -1,5 +1,6 @@
 import Foundation
 public import LiveConnection
+public import LiveConnectionRules
 import Statistics
 
 /// Retry delays of many runs, pooled per policy family and failure count, judged against

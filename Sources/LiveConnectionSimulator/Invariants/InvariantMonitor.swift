@@ -1,8 +1,10 @@
 public import LiveConnection
+import LiveConnectionRules
+import SimulationKernel
 
 public import typealias LiveConnection.Mutex
 
-/// Checks every ``Invariant`` after every step of a run.
+/// Checks every invariant (`Rule.invariants`) after every step of a run.
 ///
 /// ```swift
 /// let monitor = InvariantMonitor(configuration: configuration, network: network, clock: clock)
@@ -52,7 +54,7 @@ public final class InvariantMonitor: Sendable {
     ///   - specification: what is right, stated independently of the code under judgement.
     ///   - world: what the judge can know outside the manager.
     ///   - now: the current instant, as time since the run started (a real run maps its
-    ///     clock onto a ``VirtualClock/Instant``, so reports read the same in both worlds).
+    ///     clock onto a `VirtualClock.Instant`, so reports read the same in both worlds).
     ///   - tolerance: added to every time bound: how late a real clock's timers, and the
     ///     calls of ``check()``, may run. Zero in virtual time.
     ///   - credentials: the issuer behind the manager's credentials provider, if the judge knows it.
@@ -122,7 +124,7 @@ public final class InvariantMonitor: Sendable {
             })
     }
 
-    /// The app is about to call `disconnect()` (``Specification/plainDisconnectClose``) or
+    /// The app is about to call `disconnect()` (`Specification.plainDisconnectClose`) or
     /// `disconnect(code:reason:)` with `frame`; nil when the manager refused that call. Only a
     /// disconnect the app asked for owes the server its frame: the harness shutting the
     /// manager down is not judged.
@@ -168,9 +170,9 @@ public final class InvariantMonitor: Sendable {
     /// The first violation of each invariant, in the order they were found.
     public var violations: [Violation] { state.withLock { $0.violations } }
 
-    /// How many times each invariant was violated, in ``Invariant/all`` order.
-    public var violationCounts: [(invariant: Invariant, count: Int)] {
-        state.withLock { state in zip(Invariant.all, state.violationCounts).map { ($0, $1) } }
+    /// How many times each invariant was violated, in `Rule.invariants` order.
+    public var violationCounts: [(invariant: Rule, count: Int)] {
+        state.withLock { state in zip(Rule.invariants, state.violationCounts).map { ($0, $1) } }
     }
 
     /// Invariant evaluations so far.

@@ -1,5 +1,7 @@
 import Foundation
 import LiveConnection
+import LiveConnectionRules
+import SimulationKernel
 
 /// A retry the server's failures caused: when its wait began, and the wait the published
 /// policy prescribes for the failure count at that moment.

@@ -1,4 +1,5 @@
 import LiveConnection
+import SimulationKernel
 
 // Close frames, judged at both ends: the app's disconnect reaches the server with the
 // app's code and reason, as the server received it; the server's close frame reaches the

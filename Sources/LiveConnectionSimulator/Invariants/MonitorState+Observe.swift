@@ -1,4 +1,6 @@
 import LiveConnection
+import LiveConnectionRules
+import SimulationKernel
 
 // The checks made on every (input, effects) pair the manager's observer reports.
 extension MonitorState {

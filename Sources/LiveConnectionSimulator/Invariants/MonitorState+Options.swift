@@ -1,4 +1,5 @@
 import LiveConnection
+import SimulationKernel
 
 // The app's opt-in options, judged from what the app configured and what it and the server
 // see: the attempt limit from the reported phases, the credentials timing from the headers

@@ -1,5 +1,6 @@
 import Foundation
 import LiveConnection
+import SimulationKernel
 
 /// One thing the manager decided to tell the app (a `report`, `deliverMessage` or
 /// `reportGap` effect), in the shape an `events()` subscriber receives it.

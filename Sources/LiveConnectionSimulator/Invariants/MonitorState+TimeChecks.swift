@@ -1,4 +1,5 @@
 import LiveConnection
+import SimulationKernel
 
 // The checks that depend on how much time passed: run after every observed step, after
 // every scheduled action, and once at the end of the run.

@@ -1,5 +1,7 @@
 import Foundation
 import LiveConnection
+import LiveConnectionRules
+import SimulationKernel
 
 /// The invariant monitor's model of the run: what the app asked for, what the manager
 /// decided (from its effects), and the bookkeeping each invariant needs.
@@ -28,7 +30,7 @@ struct MonitorState {
     static let closeGrace = Duration.seconds(2)
 
     var violations: [Violation] = []
-    var violationCounts = [Int](repeating: 0, count: Invariant.all.count)
+    var violationCounts = [Int](repeating: 0, count: Rule.invariants.count)
     var checks = 0
     var sawNewViolation = false
 
@@ -150,11 +152,11 @@ struct MonitorState {
     /// How a time bound's message names the real clock's allowance (nothing in virtual time).
     var toleranceNote: String { tolerance == .zero ? "" : " + tolerance \(tolerance.traceFormatted)" }
 
-    mutating func violate(_ invariant: Invariant, at now: VirtualClock.Instant, _ detail: String) {
-        let index = Invariant.all.firstIndex(of: invariant)!
+    mutating func violate(_ invariant: Rule, at now: VirtualClock.Instant, _ detail: String) {
+        let index = Rule.invariants.firstIndex(of: invariant)!
         violationCounts[index] += 1
         if violationCounts[index] == 1 {
-            violations.append(Violation(invariant: invariant, at: now, detail: detail))
+            violations.append(Violation(rule: invariant, judge: .simulator, at: now.sinceStart, detail: detail))
             sawNewViolation = true
         }
     }

@@ -1,4 +1,5 @@
 import LiveConnection
+import SimulationKernel
 
 /// The judge of `pings-answered-once`: every ping the app asks for gets exactly one outcome,
 /// by its own deadline at the latest (seed 004's once-gate).

@@ -1,4 +1,5 @@
 public import LiveConnection
+import SimulationKernel
 
 /// What the invariant monitor knows of the world outside the manager: the sockets, what the
 /// server received, and whether the world lets a wanted connection open.

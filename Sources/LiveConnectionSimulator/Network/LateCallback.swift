@@ -1,3 +1,5 @@
+import LiveConnectionTraces
+
 /// A callback armed on one connection, to arrive after the client closed it.
 ///
 /// ```swift

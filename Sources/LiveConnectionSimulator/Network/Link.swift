@@ -1,4 +1,5 @@
 import LiveConnection
+import SimulationKernel
 
 /// One simulated TCP + WebSocket connection, as the network sees it (both ends).
 ///

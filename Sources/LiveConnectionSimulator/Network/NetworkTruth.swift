@@ -1,4 +1,5 @@
 public import LiveConnection
+public import SimulationKernel
 
 /// What is really true about one connection, for the invariants to compare against
 /// what the manager believes.
@@ -88,7 +89,7 @@ extension SimulatedNetwork {
         }
     }
 
-    /// The truth about socket `id` (numbered from 1, as in ``WireEvent``), if there is one.
+    /// The truth about socket `id` (numbered from 1, as in `WireEvent`), if there is one.
     public func link(socket id: Int) -> LinkTruth? {
         let now = clock.now
         return state.withLock { state in

@@ -1,5 +1,6 @@
 public import LiveConnection
 import LiveServerContract
+import SimulationKernel
 
 /// One client end of a ``SimulatedNetwork`` connection.
 ///

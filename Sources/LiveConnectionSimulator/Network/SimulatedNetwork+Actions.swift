@@ -1,4 +1,5 @@
 import LiveConnection
+public import LiveConnectionTraces
 
 extension SimulatedNetwork {
     /// Carries out a server or network action of a schedule.

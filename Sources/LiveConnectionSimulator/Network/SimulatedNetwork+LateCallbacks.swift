@@ -1,11 +1,12 @@
 import LiveConnection
+public import LiveConnectionTraces
 
 // Stale callbacks, the way a real socket produces them: an old connection delivers them on
 // its own stream after the manager ended its generation. Nothing reaches the manager but
 // what its transport returns.
 extension SimulatedNetwork {
     /// Arms a connection to deliver `callback` late, after the client closed it (or, for
-    /// ``StaleCallback/open``, after the client gave its handshake up). Returns false if
+    /// `StaleCallback.open`, after the client gave its handshake up). Returns false if
     /// there is nothing to arm.
     ///
     /// ```swift

@@ -1,5 +1,7 @@
 public import LiveConnection
+public import LiveConnectionTraces
 import LiveServerContract
+public import SimulationKernel
 
 public import typealias LiveConnection.Mutex
 
@@ -18,7 +20,7 @@ public import typealias LiveConnection.Mutex
 /// Everything happens in virtual time: a handshake takes one round trip (2 × latency), a
 /// server frame arrives one latency after it was sent, a pong one round trip after its
 /// ping. Waiting is done by the caller's own task (a `receive()` sleeps until its frame's
-/// delivery instant on the ``VirtualClock``), so the network starts no tasks and reads no
+/// delivery instant on the `VirtualClock`), so the network starts no tasks and reads no
 /// wall clock. Client frames take effect at the server when the transport takes them
 /// (latency is modelled on the server-to-client path and on round trips).
 ///
@@ -116,7 +118,7 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// - Parameters:
     ///   - clock: the virtual clock every latency, deadline and log entry is timed by.
     ///   - logCapacity: how many published messages the server keeps for a resume to replay.
-    ///   - recordsWire: keep a ``WireEvent`` log of what the server saw (the wire-level
+    ///   - recordsWire: keep a `WireEvent` log of what the server saw (the wire-level
     ///     oracles judge clients from it).
     public init(clock: VirtualClock, logCapacity: Int = 1_000, recordsWire: Bool = false) {
         self.clock = clock
@@ -305,7 +307,7 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// The device's network path goes away (false): new connections fail with ENETUNREACH,
     /// held sockets and handshakes fall silent as in a freeze. Back (true): what they held
     /// flows again. Telling the manager is the caller's part (its app's path monitor). A
-    /// change is a wire event (``WireEvent/Kind/path(available:)``): the network's truth.
+    /// change is a wire event (`WireEvent.Kind.path(available:)`): the network's truth.
     public func setPathAvailable(_ available: Bool) {
         let now = clock.now
         let (bells, changed) = state.withLock { state in

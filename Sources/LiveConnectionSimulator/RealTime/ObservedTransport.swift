@@ -1,5 +1,7 @@
 public import LiveConnection
+public import LiveConnectionRules
 import LiveServerContract
+public import SimulationKernel
 
 public import typealias LiveConnection.Mutex
 
@@ -54,7 +56,7 @@ public final class ObservedTransport: Transport, WorldTruth {
     }
 
     /// What a real run cannot judge, and why (printed by `livesim connect --check`).
-    public static let notJudged: [(invariant: Invariant, why: String)] = [
+    public static let notJudged: [(invariant: Rule, why: String)] = [
         (
             .eventuallyOpen,
             "a client cannot know whether the server would accept it (refusing is not the manager's fault)"
@@ -62,7 +64,7 @@ public final class ObservedTransport: Transport, WorldTruth {
     ]
 
     /// What a real run judges only in part, and which part is left out.
-    public static let judgedInPart: [(invariant: Invariant, why: String)] = [
+    public static let judgedInPart: [(invariant: Rule, why: String)] = [
         (
             .exactlyOnceInOrder,
             "a hole reported as a gap is accepted: only the server's log knows whether it still held the messages"

@@ -1,5 +1,4 @@
 import LiveConnection
-import LiveConnectionSimulator
 
 extension WireClaims {
     /// The claims as a trace's `claims:` line: what the judge held the client to, so a

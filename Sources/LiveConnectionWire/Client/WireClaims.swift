@@ -1,5 +1,5 @@
 public import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionRules
 
 /// What a client promises about itself, for the wire judge to hold it to.
 ///

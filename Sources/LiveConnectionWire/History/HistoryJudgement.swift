@@ -1,5 +1,6 @@
 import LiveConnection
-import LiveConnectionSimulator
+public import LiveConnectionRules
+import SimulationKernel
 public import WireHistory
 
 /// Judges a recorded wire history with the simulated world's ``WireJudge``: the same rules,
@@ -81,7 +82,7 @@ public struct HistoryJudgement: Sendable {
 public struct HistoryVerdict: Sendable {
     public var header: WireHistoryHeader
     /// The first violation of each rule per client, in the order found; `client` indexes ``clients``.
-    public var violations: [WireViolation]
+    public var violations: [Violation]
     /// The clients' identities (query parameter, header or address), in order of first attempt.
     public var clients: [String]
     public var records: Int
@@ -92,11 +93,12 @@ public struct HistoryVerdict: Sendable {
     public var passed: Bool { violations.isEmpty }
 
     /// A violation with its client named as the history names it.
-    public func describe(_ violation: WireViolation) -> String {
+    public func describe(_ violation: Violation) -> String {
+        let client = violation.client ?? 0  // the wire's judge names a client in every violation
         let who =
-            violation.client < 0
+            client < 0
             ? "the herd"
-            : clients.indices.contains(violation.client) ? "client \(clients[violation.client])" : "client ?"
+            : clients.indices.contains(client) ? "client \(clients[client])" : "client ?"
         return "\(violation.at.traceFormatted) \(violation.rule.name) (\(who)): \(violation.detail)"
     }
 }

@@ -1,5 +1,6 @@
 import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionTraces
+public import SimulationKernel
 public import WireHistory
 
 import typealias LiveConnection.Mutex

@@ -1,6 +1,5 @@
 import Foundation
 import LiveConnection
-import LiveConnectionSimulator
 
 /// A claims file: what a client promises, as `livesim judge --claims FILE` reads it.
 ///

@@ -1,4 +1,4 @@
-import LiveConnectionSimulator
+import SimulationKernel
 
 // The device's network path, read from the network (never from the client): without a path
 // no attempt can succeed, so a client that watches it may wait for it instead of backing

@@ -1,5 +1,6 @@
 import LiveConnection
-import LiveConnectionSimulator
+import LiveConnectionRules
+import SimulationKernel
 
 /// What the server has seen of one client so far, and the rules judged as each wire event
 /// arrives. Pure bookkeeping: no I/O, no time of its own.

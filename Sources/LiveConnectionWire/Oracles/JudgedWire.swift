@@ -1,4 +1,5 @@
-public import LiveConnectionSimulator
+public import LiveConnectionTraces
+public import SimulationKernel
 
 /// What a ``WireJudge`` reads of a world: the wire events as they happen, and the few truths
 /// about the server and its sockets that no single event carries.
@@ -25,17 +26,4 @@ public protocol JudgedWire: Sendable {
     var acceptsConnections: Bool { get }
     /// The idle timeout in force (nil: none).
     var idleTimeout: Duration? { get }
-}
-
-extension SimulatedNetwork: JudgedWire {
-    public func client(ofAttempt attempt: Int, url: String) -> Int { WireJudge.client(of: url) }
-
-    public func writer(of socket: Int) -> (stalled: Bool, lastStallEndedAt: VirtualClock.Instant?) {
-        let link = link(socket: socket)
-        return (link?.writerStalled ?? false, link?.lastStallEndedAt)
-    }
-
-    public func silentSockets() -> [(socket: Int, deadSince: VirtualClock.Instant)] {
-        heldLinks().compactMap { link in link.deadSince.map { (link.id, $0) } }
-    }
 }

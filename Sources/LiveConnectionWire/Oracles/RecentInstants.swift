@@ -1,4 +1,4 @@
-import LiveConnectionSimulator
+import SimulationKernel
 
 /// The instants of the last minute (or any window), added in time order: a count that costs
 /// O(1) amortized per instant, where filtering the whole list each time cost O(n) — a hot

@@ -1,5 +1,6 @@
 import LiveConnection
-import LiveConnectionSimulator
+import LiveConnectionRules
+import SimulationKernel
 import Statistics
 
 // The rules judged on a whole run: the fit of the retry delays to the claim, and the

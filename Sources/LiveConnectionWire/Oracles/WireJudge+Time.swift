@@ -1,5 +1,5 @@
 import LiveConnection
-import LiveConnectionSimulator
+import SimulationKernel
 
 // The rules that depend on how much time passed: run after every wire event the judge
 // reads, after every scheduled action, and once at the end of the run.

@@ -1,6 +1,7 @@
 import Foundation
 import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionRules
+public import SimulationKernel
 
 import typealias LiveConnection.Mutex
 
@@ -30,7 +31,7 @@ public final class WireJudge: Sendable {
         var attemptOwner: [Int: Int] = [:]
         var disruptions: [VirtualClock.Instant] = []
         var healthySince: VirtualClock.Instant?
-        var violations: [WireViolation] = []
+        var violations: [Violation] = []
         /// The rules already reported, per client: each is reported once, so a check whose
         /// rule a client already broke is skipped (a failing client's sockets pile up, and
         /// re-checking them was most of a failing run's cost).
@@ -59,13 +60,6 @@ public final class WireJudge: Sendable {
     let overlapGrace: Duration
     /// Round trips and a stalled write on top of a claimed bound.
     let slack: Duration
-
-    /// A judge of a simulated run with `clients` clients.
-    public convenience init(
-        claims: WireClaims, clients: Int, topics: [String], network: SimulatedNetwork, clock: VirtualClock
-    ) {
-        self.init(claims: claims, clients: clients, topics: topics, wire: network, clock: clock)
-    }
 
     /// A judge of any wire.
     /// - Parameters:
@@ -99,7 +93,7 @@ public final class WireJudge: Sendable {
     }
 
     /// Every violation so far (the first of each rule per client), in the order found.
-    public var violations: [WireViolation] { state.withLock { $0.violations } }
+    public var violations: [Violation] { state.withLock { $0.violations } }
     public var hasViolation: Bool { state.withLock { !$0.violations.isEmpty } }
     /// When the first violation was found (from the start of the run).
     public var firstViolationAt: Duration? { state.withLock { $0.violations.first?.at } }
@@ -273,7 +267,7 @@ public final class WireJudge: Sendable {
 
     func report(_ state: inout State, _ rule: Rule, _ client: Int, _ now: VirtualClock.Instant, _ detail: String) {
         guard state.reported.insert(ReportedRule(rule: rule.name, client: client)).inserted else { return }
-        state.violations.append(WireViolation(rule: rule, at: now.sinceStart, client: client, detail: detail))
+        state.violations.append(Violation(rule: rule, judge: .wire, at: now.sinceStart, client: client, detail: detail))
     }
 }
 

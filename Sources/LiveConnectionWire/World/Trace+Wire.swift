@@ -1,4 +1,4 @@
-public import LiveConnectionSimulator
+public import LiveConnectionTraces
 
 extension Trace {
     /// The trace of a wire run: the scenario, the client kind and how many shared the server.

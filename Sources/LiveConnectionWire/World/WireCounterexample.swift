@@ -1,4 +1,5 @@
-public import LiveConnectionSimulator
+public import LiveConnectionRules
+public import LiveConnectionTraces
 
 /// A failing wire run shrunk to a small schedule that breaks the same rule, ready to be
 /// saved as a trace.

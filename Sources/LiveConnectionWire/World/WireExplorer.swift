@@ -1,4 +1,5 @@
-public import LiveConnectionSimulator
+public import LiveConnectionRules
+import LiveConnectionSimulator
 
 /// Runs many seeds of the wire world for one client kind, in parallel, and adds up what
 /// the rules found.
@@ -47,7 +48,7 @@ public struct WireExplorationSummary: Sendable {
     public struct Failure: Sendable {
         public var seed: UInt64
         public var clients: Int
-        public var violations: [WireViolation]
+        public var violations: [Violation]
         public var deadlocked: Bool
         /// Why the simulation stopped early, when it did.
         public var unfinished: String?

@@ -1,6 +1,9 @@
 import Foundation
 public import LiveConnection
-public import LiveConnectionSimulator
+public import LiveConnectionRules
+import LiveConnectionSimulator
+public import LiveConnectionTraces
+import SimulationKernel
 
 /// Runs one ``WireScenario`` with clients of one ``ClientKind`` against the simulated
 /// server, and judges them from the wire.
@@ -181,7 +184,7 @@ public struct WireRunResult: Sendable {
     public var client: String
     public var clients: Int
     /// The first violation of each rule per client, in the order found.
-    public var violations: [WireViolation]
+    public var violations: [Violation]
     /// What the server saw, one line per event (empty when the run kept no log).
     public var wire: [String]
     public var checks: Int

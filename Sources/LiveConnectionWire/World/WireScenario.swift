@@ -1,5 +1,6 @@
 import LiveConnection
-public import LiveConnectionSimulator
+import LiveConnectionSimulator
+public import LiveConnectionTraces
 
 /// One run of the wire world: the swarm scenario of a seed (its schedule of server
 /// faults and app intents), and how many clients share the server.

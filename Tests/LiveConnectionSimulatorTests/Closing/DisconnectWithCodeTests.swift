@@ -117,7 +117,7 @@ struct DisconnectWithCodeTests {
     func droppedCodeCaught() throws {
         let variant = try #require(LogicVariant.named("forgets-close-code"))
         let run = Self.disconnectRun(code: CloseCode(4000), reason: "signed out", variant: variant)
-        #expect(run.violations.map(\.invariant) == [.disconnectClosesAsAsked], "\(run.violations)")
+        #expect(run.violations.map(\.rule) == [.disconnectClosesAsAsked], "\(run.violations)")
         #expect(run.violations.first?.detail.contains(#"4000 "signed out""#) == true)
     }
 

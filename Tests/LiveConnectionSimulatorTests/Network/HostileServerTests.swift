@@ -109,7 +109,7 @@ struct HostileServerTests {
         let result = SimulationRun(Self.scenario(.hostile(.acceptThenClose(.internalError)), seed: 0), variant: variant)
             .run()
         let violation = try #require(result.violations.first)
-        #expect(violation.invariant == .noHotLoop, "\(result.violations)")
-        #expect(violation.at.sinceStart < .seconds(60), "within the first minute: \(violation)")
+        #expect(violation.rule == .noHotLoop, "\(result.violations)")
+        #expect(violation.at < .seconds(60), "within the first minute: \(violation)")
     }
 }

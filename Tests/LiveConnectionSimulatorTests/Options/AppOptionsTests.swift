@@ -150,7 +150,7 @@ struct AppOptionsTests {
                 return headers
             }
         }
-        #expect(run.violations.map(\.invariant) == [.freshCredentialsPerHandshake], "\(run.violations)")
+        #expect(run.violations.map(\.rule) == [.freshCredentialsPerHandshake], "\(run.violations)")
         #expect(run.tokens == [1, 1, 1, 1])
     }
 }

@@ -1,7 +1,8 @@
 import LiveConnection
+import LiveConnectionSimulator
 import Testing
 
-@testable import LiveConnectionSimulator
+@testable import LiveConnectionTraces
 
 @Suite("Schedule shrinking")
 struct ScheduleShrinkerTests {

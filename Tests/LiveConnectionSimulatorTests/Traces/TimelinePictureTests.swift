@@ -1,7 +1,8 @@
 import Foundation
+import LiveConnectionSimulator
 import Testing
 
-@testable import LiveConnectionSimulator
+@testable import LiveConnectionTraces
 
 @Suite("Timeline pictures")
 struct TimelinePictureTests {

@@ -1,8 +1,9 @@
 import Foundation
 import LiveConnection
+import LiveConnectionSimulator
 import Testing
 
-@testable import LiveConnectionSimulator
+@testable import LiveConnectionTraces
 
 @Suite("Malformed traces")
 struct TraceMalformedInputTests {

@@ -1,4 +1,5 @@
 import LiveConnection
+public import LiveConnectionRules
 
 extension Trace {
     /// The trace of a run of `variant` (the correct machine writes no `variant:` line).

@@ -25,7 +25,7 @@ public enum HostileServer: Hashable, Sendable {
 
     /// What the client sees on a connection this server has just accepted; nil when it
     /// sees nothing unusual after the handshake.
-    var ending: Result<TransportEvent, TransportError>? {
+    package var ending: Result<TransportEvent, TransportError>? {
         switch self {
         case .acceptThenClose(let code): .success(.closed(code: code, reason: "hostile server"))
         case .malformedFrame: .failure(.protocolViolation(.protocolError, "reserved bits set"))
@@ -34,7 +34,7 @@ public enum HostileServer: Hashable, Sendable {
     }
 
     /// The extra handshake time.
-    var handshakeDelay: Duration {
+    package var handshakeDelay: Duration {
         if case .slowHandshake(let delay) = self { delay } else { .zero }
     }
 }

@@ -1,4 +1,6 @@
 import LiveConnection
+public import LiveConnectionRules
+public import LiveConnectionTraces
 
 /// A failing simulated run shrunk to a small schedule that fails the same way, ready to be
 /// saved as a trace in `Traces/`.
@@ -7,7 +9,7 @@ import LiveConnection
 /// let scenario = ScenarioGenerator().scenario(seed: 12)
 /// let result = SimulationRun(scenario, variant: broken).run()
 /// if let violation = result.violations.first {
-///     let counterexample = SimulationCounterexample.shrink(scenario, variant: broken, invariant: violation.invariant)
+///     let counterexample = SimulationCounterexample.shrink(scenario, variant: broken, invariant: violation.rule)
 ///     try TraceLibrary.package()!.write(counterexample.trace, named: counterexample.fileName)
 /// }
 /// ```
@@ -29,7 +31,7 @@ public struct SimulationCounterexample: Sendable {
     /// The smallest scenario found that still violates ``invariant``.
     public var shrunk: Scenario
     public var variant: LogicVariant
-    public var invariant: Invariant
+    public var invariant: Rule
     /// The shrunk run, with its log.
     public var result: RunResult
     /// What shrinking cost.
@@ -57,13 +59,13 @@ public struct SimulationCounterexample: Sendable {
     ///   - invariant: the invariant it violates; a smaller scenario must violate the same one.
     ///   - maximumAttempts: at most this many simulation runs while shrinking.
     public static func shrink(
-        _ scenario: Scenario, variant: LogicVariant = .correct, invariant: Invariant, maximumAttempts: Int = 2_000
+        _ scenario: Scenario, variant: LogicVariant = .correct, invariant: Rule, maximumAttempts: Int = 2_000
     ) -> SimulationCounterexample {
         func stillFails(_ schedule: [ScheduledAction]) -> Bool {
             var candidate = scenario
             candidate.schedule = schedule
             let result = SimulationRun(candidate, variant: variant, recordsLog: false).run()
-            return result.violations.contains { $0.invariant == invariant }
+            return result.violations.contains { $0.rule == invariant }
         }
         let shrinking = ScheduleShrinker(maximumAttempts: maximumAttempts).shrink(
             scenario.schedule, stillFails: stillFails)

@@ -8,7 +8,7 @@
 /// inlines async functions, so an optimized shell enqueues fewer executor jobs, and a
 /// seeded random interleaving picks among different ready queues. A trace therefore says
 /// which build produced its observed section, and a replay in the other build follows
-/// the recorded machine inputs instead of the recorded seed (see ``Trace/replay(interleavings:)``).
+/// the recorded machine inputs instead of the recorded seed (see `Trace.replay(interleavings:)`).
 public enum BuildMode: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     case debug
     case release

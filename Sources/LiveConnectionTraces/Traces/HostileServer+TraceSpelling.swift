@@ -8,7 +8,7 @@ extension HostileServer {
     /// HostileServer.slowHandshake(.seconds(8)).traceWords        // slow-handshake 8000ms
     /// HostileServer.malformedFrame.traceWords                    // malformed-frame
     /// ```
-    var traceWords: String {
+    package var traceWords: String {
         switch self {
         case .acceptThenClose(let code): "accept-then-close code=\(code.rawValue)"
         case .malformedFrame: "malformed-frame"

@@ -6,7 +6,7 @@ public import LiveConnection
 /// ```swift
 /// let broken = LogicVariant.named("skips-resubscribe")!
 /// let result = SimulationRun(scenario, variant: broken).run()
-/// #expect(result.violations.contains { $0.invariant == .resubscribeBeforeOpen })
+/// #expect(result.violations.contains { $0.rule == .resubscribeBeforeOpen })
 /// ```
 ///
 /// Broken variants rewrite the machine's inputs or effects from outside; the machine that
@@ -17,11 +17,11 @@ public struct LogicVariant: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with it (or "the shipped machine").
     public let summary: String
     /// The simulator invariant it must be caught by (nil for the correct machine).
-    public let breaks: Invariant?
+    public let breaks: Rule?
     /// The broken wrapper, nil for the shipped machine.
     let wrapper: (any MachineWrapper.Type)?
 
-    init(name: String, summary: String, breaks: Invariant?, wrapper: (any MachineWrapper.Type)?) {
+    package init(name: String, summary: String, breaks: Rule?, wrapper: (any MachineWrapper.Type)?) {
         self.name = name
         self.summary = summary
         self.breaks = breaks

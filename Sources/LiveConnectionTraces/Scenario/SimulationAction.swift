@@ -43,7 +43,7 @@ public enum SimulationAction: Hashable, Sendable {
     /// Arm the connection the client holds now (for ``StaleCallback/open``: its newest
     /// handshake) to deliver this callback late: when the client closes it, its closing
     /// handshake lingers `after`, and the callback arrives at the end, on that connection's
-    /// own stream, after the manager moved on (see ``SimulatedNetwork/armLateCallback(_:after:)``).
+    /// own stream, after the manager moved on (see `SimulatedNetwork.armLateCallback(_:after:)`).
     case deliverStale(StaleCallback, after: Duration = .zero)
     /// Deliver the next transport callback twice.
     case duplicateNextCallback
@@ -106,7 +106,7 @@ public enum StaleCallback: String, Hashable, Sendable, CaseIterable {
     case open
 
     /// The kinds swarm scenarios draw from.
-    static let swarm: [StaleCallback] = [.message, .error, .close, .pong]
+    package static let swarm: [StaleCallback] = [.message, .error, .close, .pong]
 }
 
 /// An action at a moment of virtual time, measured from the start of the run.

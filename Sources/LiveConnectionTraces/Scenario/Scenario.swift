@@ -1,5 +1,6 @@
 import Foundation
 public import LiveConnection
+public import SimulationKernel
 
 /// Everything one simulated run needs: all of it derived from ``seed`` by the generator,
 /// or read back from a trace.

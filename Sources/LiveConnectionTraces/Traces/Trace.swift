@@ -70,7 +70,7 @@ public struct Trace: Hashable, Sendable {
     /// written before builds were recorded).
     public var observedBuild: BuildMode?
 
-    /// The trace of a scenario: everything a ``SimulationRun`` needs to run it again.
+    /// The trace of a scenario: everything a `SimulationRun` needs to run it again.
     ///
     /// The scenario's ``FaultMix`` describes how the schedule was drawn; only the schedule
     /// runs, so the trace keeps the schedule and not the mix.
@@ -146,8 +146,8 @@ public struct GeneratorID: Hashable, Sendable, CustomStringConvertible {
 /// What a committed trace says replaying it must show.
 ///
 /// ```swift
-/// Expectation.violation("at-most-one-live-transport").description
-/// // "violation at-most-one-live-transport"
+/// Expectation.violation(Rule.singleLiveTransport.name).description
+/// // "violation single-live-transport"
 /// ```
 ///
 /// A trace of a broken variant expects the violation it was recorded for: if it stops

@@ -1,4 +1,5 @@
 import LiveConnection
+import SimulationKernel
 
 extension Trace {
     /// Header keys every trace must have, in the order they are written.

@@ -4,7 +4,7 @@
 /// ```swift
 /// let shrinker = ScheduleShrinker(maximumAttempts: 500)
 /// let result = shrinker.shrink(schedule) { candidate in
-///     run(candidate).violations.contains("at-most-one-live-transport")  // same invariant
+///     run(candidate).violations.contains { $0.rule == .singleLiveTransport }  // same invariant
 /// }
 /// print(result.schedule.count, result.attempts)
 /// ```

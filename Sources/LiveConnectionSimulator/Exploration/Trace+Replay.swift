@@ -1,3 +1,7 @@
+import LiveConnectionRules
+public import LiveConnectionTraces
+public import SimulationKernel
+
 extension Trace {
     /// Runs the trace again, as `livesim replay` and the `Traces/` regression suite do.
     ///
@@ -68,7 +72,7 @@ extension Trace {
     }
 }
 
-/// What ``Trace/replay(interleavings:)`` ran and why.
+/// What `Trace.replay(interleavings:)` ran and why.
 public struct TraceReplay: Sendable {
     /// The run (judge it with `result.satisfies(expectation)`).
     public var result: RunResult
