@@ -7,13 +7,13 @@ import Synchronization
     import Darwin
 #endif
 
-/// A non-blocking TCP socket whose waits go through the ``IOReactor``.
+/// A TCP socket whose waits go through the ``IOReactor``.
 ///
 /// Every read and write is attempted at once and, on `EAGAIN`, parks the task in the
 /// reactor until the socket is ready, the deadline passes (`ETIMEDOUT`) or the task is
-/// cancelled (a client socket's read after a write first waits a tick inside `recv` for the
-/// answer: ``waitForAnswersInReceive()``). Errors keep their errno name: a reset is `ECONNRESET`, as the manager
-/// reports it. `shutdown()` wakes pending waits; the descriptor itself is closed when
+/// cancelled (a client socket's read after a write first waits up to a scheduler tick inside
+/// `recv` for the answer: ``waitForAnswersInReceive()``). Errors keep their errno name: a
+/// reset is `ECONNRESET`, as the manager reports it. `shutdown()` wakes pending waits; the descriptor itself is closed when
 /// the last reference goes, so a waiting `poll` never sees a reused descriptor.
 package final class TCPSocket: ByteStream {
     let descriptor: Int32
