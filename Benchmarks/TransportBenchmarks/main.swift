@@ -67,7 +67,24 @@ struct BenchmarkError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func ourRoundTrips(url: URL, rounds: Int, size: Int) async throws -> Double {
+/// One client's figures: round trips per second, and the CPU each round trip cost the
+/// client and the server (microseconds).
+struct EchoFigures {
+    var rate = 0.0
+    var clientCPU = Double.infinity
+    var serverCPU = Double.infinity
+
+    /// The best of two runs: the highest rate, the lowest costs (the least disturbed).
+    mutating func keepBest(_ other: EchoFigures) {
+        rate = max(rate, other.rate)
+        clientCPU = min(clientCPU, other.clientCPU)
+        serverCPU = min(serverCPU, other.serverCPU)
+    }
+
+    var cpuCell: String { String(format: "%.1f + %.1f µs", clientCPU, serverCPU) }
+}
+
+func ourRoundTrips(url: URL, rounds: Int, size: Int, server: Int32) async throws -> EchoFigures {
     let connection = try await WebSocketTransport().open(Endpoint(url: url))
     let payload = Message.text(String(repeating: "x", count: size))
     for _ in 0..<100 {
@@ -75,14 +92,33 @@ func ourRoundTrips(url: URL, rounds: Int, size: Int) async throws -> Double {
         _ = try await connection.receive()
     }
     let clock = ContinuousClock()
+    let (ownBefore, serverBefore) = (CPUTime.own, CPUTime.of(server))
     let start = clock.now
     for _ in 0..<rounds {
         try await connection.send(payload)
         _ = try await connection.receive()
     }
     let elapsed = start.duration(to: clock.now)
+    let (ownAfter, serverAfter) = (CPUTime.own, CPUTime.of(server))
     await connection.close(code: .normal, reason: "")
-    return Double(rounds) / seconds(elapsed)
+    return EchoFigures(
+        rate: Double(rounds) / seconds(elapsed),
+        clientCPU: CPUTime.microseconds(ownAfter - ownBefore, per: rounds),
+        serverCPU: CPUTime.microseconds(serverAfter - serverBefore, per: rounds))
+}
+
+/// A Python client's figures: it prints its rate and its own CPU per timed round trip; the
+/// server's CPU is taken around the whole run (its 100 warm-up round trips and the
+/// handshake included, so a little high).
+func pythonRoundTrips(_ command: String, rounds: Int, server: Int32) throws -> EchoFigures {
+    let serverBefore = CPUTime.of(server)
+    let output = shell(command)
+    let serverAfter = CPUTime.of(server)
+    let fields = output.split(separator: " ").compactMap { Double($0) }
+    guard fields.count == 2 else { throw BenchmarkError("a Python client failed: \(output)") }
+    return EchoFigures(
+        rate: fields[0], clientCPU: fields[1],
+        serverCPU: CPUTime.microseconds(serverAfter - serverBefore, per: rounds + 100))
 }
 
 func seconds(_ duration: Duration) -> Double {
@@ -141,29 +177,36 @@ func run() async throws {
         for size in [16, 1024] {
             // Interleaved and repeated, best of each: the cores are shared, and a burst of
             // someone else's work should not land on one client only.
-            var ours = 0.0, python = 0.0, floor = 0.0
+            var ours = EchoFigures(), python = EchoFigures(), floor = EchoFigures()
+            let pid = server.processIdentifier
             for _ in 0..<repetitions {
-                ours = max(ours, try await ourRoundTrips(url: url, rounds: rounds, size: size))
-                let pythonOutput = shell(
-                    "python3 '\(scripts)/python_echo_client.py' '\(url.absoluteString)' \(rounds) \(size)")
-                let floorOutput = shell("python3 '\(scripts)/python_raw_client.py' \(port) \(rounds) \(size)")
-                guard let pythonRate = Double(pythonOutput), let floorRate = Double(floorOutput) else {
-                    throw BenchmarkError("a Python client failed: \(pythonOutput) \(floorOutput)")
-                }
-                python = max(python, pythonRate)
-                floor = max(floor, floorRate)
+                ours.keepBest(try await ourRoundTrips(url: url, rounds: rounds, size: size, server: pid))
+                python.keepBest(
+                    try pythonRoundTrips(
+                        "python3 '\(scripts)/python_echo_client.py' '\(url.absoluteString)' \(rounds) \(size)",
+                        rounds: rounds, server: pid))
+                floor.keepBest(
+                    try pythonRoundTrips(
+                        "python3 '\(scripts)/python_raw_client.py' \(port) \(rounds) \(size)", rounds: rounds,
+                        server: pid))
             }
             let row = String(
                 format: "| %@ | echo round trips/s, %d-byte text | %.0f | %.0f (Python websockets client) | %.2f× |",
-                kind.name, size, ours, python, ours / python)
+                kind.name, size, ours.rate, python.rate, ours.rate / python.rate)
             // How close each client gets to a nearly free client on the same server.
             let floorRow = String(
                 format:
                     "| %@ | against the raw-socket client (%.0f/s), %d-byte | %.0f%% | %.0f%% (Python client) | %.2f× |",
-                kind.name, floor, size, 100 * ours / floor, 100 * python / floor, ours / floor)
+                kind.name, floor.rate, size, 100 * ours.rate / floor.rate, 100 * python.rate / floor.rate,
+                ours.rate / floor.rate)
+            // Where a round trip's CPU goes: which side a remaining gap is on.
+            let cpuRow =
+                "| \(kind.name) | CPU per round trip, \(size)-byte: client + server | \(ours.cpuCell) "
+                + "| raw-socket client \(floor.cpuCell); Python client \(python.cpuCell) | — |"
             print(row)
             print(floorRow)
-            echoRows += [row, floorRow]
+            print(cpuRow)
+            echoRows += [row, floorRow, cpuRow]
         }
     }
     let (decode, copy) = decodeThroughput(passes: 40)
@@ -194,6 +237,10 @@ func run() async throws {
         the ceiling both clients shared before `livesim serve` existed.
         Decode: 256 frames of 64 KiB fed in 64 KiB reads that do not line up with frame
         boundaries, 40 passes; the baseline copies the same bytes once per pass.
+        CPU per round trip: the CPU time (all threads, `/proc/PID/task/*/schedstat`) the client
+        and the server used over the timed round trips, divided by their number; the lowest of
+        the repetitions. A Python client measures its own (`time.process_time`); the server's
+        figure beside it includes that client's handshake and warm-up round trips.
 
         """
     let path = root.appendingPathComponent("Benchmarks/results/transport.md")
@@ -202,7 +249,18 @@ func run() async throws {
 }
 
 do {
-    try await run()
+    // `TransportBenchmarks client PORT ROUNDS SIZE`: only our client's round trips against a
+    // server already running, as the Python clients take one: for strace and perf.
+    let arguments = CommandLine.arguments
+    if arguments.count == 5, arguments[1] == "client", let port = Int(arguments[2]), let rounds = Int(arguments[3]),
+        let size = Int(arguments[4])
+    {
+        let figures = try await ourRoundTrips(
+            url: URL(string: "ws://127.0.0.1:\(port)/")!, rounds: rounds, size: size, server: 0)
+        print(String(format: "%.1f %.2f", figures.rate, figures.clientCPU))
+    } else {
+        try await run()
+    }
 } catch {
     FileHandle.standardError.write(Data("TransportBenchmarks: \(error)\n".utf8))
     exit(1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The baseline: the PyPI `websockets` asyncio client doing sequential echo round trips.
 
-Usage: python_echo_client.py URL ROUNDS PAYLOAD_BYTES   → prints round trips per second
+Usage: python_echo_client.py URL ROUNDS PAYLOAD_BYTES
+  → prints round trips per second, and its own CPU microseconds per round trip
 """
 import asyncio
 import sys
@@ -17,12 +18,13 @@ async def main():
         for _ in range(100):  # warm-up
             await ws.send(payload)
             await ws.recv()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for _ in range(rounds):
             await ws.send(payload)
             await ws.recv()
         elapsed = time.perf_counter() - start
-    print(f"{rounds / elapsed:.1f}")
+        cpu = (time.process_time() - cpu) * 1e6 / rounds
+    print(f"{rounds / elapsed:.1f} {cpu:.2f}")
 
 
 asyncio.run(main())

@@ -7,15 +7,21 @@ import Synchronization
     import Darwin
 #endif
 
-/// A non-blocking TCP socket whose waits go through the ``IOReactor``.
+/// A TCP socket whose waits go through the ``IOReactor``.
 ///
 /// Every read and write is attempted at once and, on `EAGAIN`, parks the task in the
 /// reactor until the socket is ready, the deadline passes (`ETIMEDOUT`) or the task is
-/// cancelled. Errors keep their errno name: a reset is `ECONNRESET`, as the manager
-/// reports it. `shutdown()` wakes pending waits; the descriptor itself is closed when
+/// cancelled (a client socket's read after a write first waits up to a scheduler tick inside
+/// `recv` for the answer: ``waitForAnswersInReceive()``). Errors keep their errno name: a
+/// reset is `ECONNRESET`, as the manager reports it. `shutdown()` wakes pending waits; the descriptor itself is closed when
 /// the last reference goes, so a waiting `poll` never sees a reused descriptor.
 package final class TCPSocket: ByteStream {
     let descriptor: Int32
+    /// A connected client socket, blocking with a receive timeout (``waitForAnswersInReceive()``):
+    /// an answer to what it wrote is awaited inside `recv`.
+    private let answersWaitInReceive = Atomic(false)
+    /// Something was written since the last read: a request, whose answer may be on its way.
+    private let wroteSinceRead = Atomic(false)
 
     /// Takes ownership of a connected descriptor (from `socket` + `connect`, or `accept`).
     init(descriptor: Int32) {
@@ -66,7 +72,27 @@ package final class TCPSocket: ByteStream {
             _ = getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length)
             if failure != 0 { throw connectError(failure) }
         }
+        socket.waitForAnswersInReceive()
         return socket
+    }
+
+    /// Lets `read` wait for the answer to a request inside one blocking `recv`, as a plain
+    /// blocking client does, instead of a `recv` that finds nothing, a `poll` and a `recv` after
+    /// it: that turn-around was most of what our echo client cost beyond a raw-socket client
+    /// (docs/benchmarks.md). The socket becomes blocking with a 1 ms receive timeout, which the
+    /// kernel rounds up to a scheduler tick (4 ms at HZ=250): the longest a pool thread waits
+    /// there before the task parks in the reactor. Every other call says `MSG_DONTWAIT`, and a
+    /// send timeout bounds any that would not. Client sockets only: a server's many
+    /// connections keep their 1 ms probe. Left non-blocking if a step fails.
+    private func waitForAnswersInReceive() {
+        var timeout = timeval(tv_sec: 0, tv_usec: 1000)
+        let size = socklen_t(MemoryLayout<timeval>.size)
+        guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, size) == 0,
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, size) == 0
+        else { return }
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else { return }
+        answersWaitInReceive.store(true, ordering: .relaxed)
     }
 
     /// Non-blocking, no Nagle (frames are written whole; Nagle would only delay pings and
@@ -85,18 +111,30 @@ package final class TCPSocket: ByteStream {
     }
 
     package func read(maximum: Int, until deadline: ContinuousClock.Instant?) async throws(TransportError) -> [UInt8] {
+        // After a request, its answer is awaited inside `recv` (see waitForAnswersInReceive),
+        // unless the deadline is nearer than the receive timeout could overshoot it.
+        var awaitAnswer =
+            answersWaitInReceive.load(ordering: .relaxed) && wroteSinceRead.exchange(false, ordering: .relaxed)
+            && deadline.map { ContinuousClock.now + .milliseconds(10) < $0 } ?? true
         while true {
             // Received straight into uninitialised storage: no zero-filling per read.
             var result = 0
             var code: Int32 = 0
+            let flags = awaitAnswer && !Task.isCancelled ? 0 : Self.dontWait
             let bytes = [UInt8](unsafeUninitializedCapacity: maximum) { buffer, count in
-                result = recv(descriptor, buffer.baseAddress, maximum, 0)
+                result = recv(descriptor, buffer.baseAddress, maximum, flags)
                 code = errno
                 count = max(result, 0)
             }
             if result >= 0 { return bytes }
             if code == EINTR { continue }
             guard code == EAGAIN || code == EWOULDBLOCK else { throw .reset(errno: errnoName(code)) }
+            if awaitAnswer {
+                // The receive timeout passed without an answer: park in the reactor.
+                awaitAnswer = false
+                try await waitUntil(.readable, deadline: deadline)
+                continue
+            }
             // A reply due within a millisecond (request/response on a LAN) is picked up here,
             // without the two thread hand-offs of a reactor wait. It holds this pool thread
             // for at most 1 ms, once per wait; anything slower parks in the reactor.
@@ -121,11 +159,12 @@ package final class TCPSocket: ByteStream {
             guard code == EAGAIN || code == EWOULDBLOCK else { throw .reset(errno: errnoName(code)) }
             try await waitUntil(.writable, deadline: deadline)
         }
+        wroteSinceRead.store(true, ordering: .relaxed)
     }
 
     /// Non-blocking single attempts, for the TLS layer that manages its own buffers.
     func tryReceive(into buffer: inout [UInt8]) -> IOAttempt {
-        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Self.dontWait) }
         if count > 0 { return .transferred(count) }
         if count == 0 { return .endOfStream }
         let code = errno
@@ -170,11 +209,14 @@ package final class TCPSocket: ByteStream {
         posixShutdown(descriptor)
     }
 
+    /// Never blocks, on a socket made blocking for its receives too.
+    private static let dontWait = Int32(MSG_DONTWAIT)
+
     #if canImport(Glibc)
         /// No SIGPIPE on a write to a reset connection: the error comes back as EPIPE instead.
-        private static let sendFlags = Int32(MSG_NOSIGNAL)
+        private static let sendFlags = Int32(MSG_NOSIGNAL) | dontWait
     #else
-        private static let sendFlags: Int32 = 0
+        private static let sendFlags: Int32 = dontWait
     #endif
 }
 

@@ -15,6 +15,10 @@ import typealias LiveConnection.Mutex
 /// connection is reset. Control frames count too: a pong that would take the queue past the
 /// limit is refused (a client that pings and never reads took a server to 3 GB of pongs
 /// when they were exempt). Every change is also charged to the server's ``BufferBudget``.
+///
+/// When nothing is queued and the writer is waiting, whoever sends may take the writer's place
+/// for one frame (``claimIdleWriter(_:_:)``, ``ServerConnection/deliver(_:_:)``): an echo then
+/// costs no hand-off between threads.
 final class Outbox: Sendable {
     /// One frame to write: its payload, not yet encoded (nor compressed).
     struct Item: Sendable {
@@ -25,6 +29,9 @@ final class Outbox: Sendable {
             /// Our close frame; `final` when nothing is read after it (the peer's close was
             /// already seen, or the connection failed).
             case close(final: Bool)
+            /// The unsent end of a frame a sender began writing itself (the socket took only
+            /// part of it): already encoded, compressed and told to the observer.
+            case rest
         }
         var payload: [UInt8]
         var kind: Kind
@@ -35,6 +42,7 @@ final class Outbox: Sendable {
             case .data(let opcode): opcode
             case .pong: .pong
             case .close: .close
+            case .rest: preconditionFailure("the rest of a frame is written as it is, never encoded again")
             }
         }
 
@@ -50,6 +58,11 @@ final class Outbox: Sendable {
         /// The most `bytes` has been: what the limit is judged by in tests.
         var peakBytes = 0
         var waiter: CheckedContinuation<Item?, Never>?
+        /// A sender is writing a frame itself in the waiting writer's place: the writer must not
+        /// be woken (two writers would interleave bytes) until it is done.
+        var writingThrough = false
+        /// How a sender may write for the idle writer; set by the writer task, nil before.
+        var writeThrough: WriteThrough?
     }
 
     private let state = Mutex(State())
@@ -98,8 +111,10 @@ final class Outbox: Sendable {
             case .close:
                 // One per connection, at most 125 bytes: always queued, so the close handshake can start.
                 state.closeQueued = true
+            case .rest:
+                preconditionFailure("the rest of a frame goes straight to the writer, never through the queue")
             }
-            if let waiter = state.waiter.take() { return (nil, waiter, []) }
+            if !state.writingThrough, let waiter = state.waiter.take() { return (nil, waiter, []) }
             state.items.append(item)
             state.bytes += payload.count
             state.peakBytes = max(state.peakBytes, state.bytes)
@@ -132,17 +147,7 @@ final class Outbox: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let now: Item?? = state.withLock { state in
-                    if state.head < state.items.count {
-                        let item = state.items[state.head]
-                        state.head += 1
-                        state.bytes -= item.payload.count
-                        _ = budget?.adjust(owner, outgoing: -item.payload.count)
-                        if state.head == state.items.count {
-                            state.items.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        }
-                        return .some(item)
-                    }
+                    if let item = takeFirst(&state) { return .some(item) }
                     if state.ended || Task.isCancelled { return .some(nil) }
                     state.waiter = continuation
                     return nil
@@ -153,5 +158,63 @@ final class Outbox: Sendable {
             let waiter = state.withLock { $0.waiter.take() }
             waiter?.resume(returning: nil)
         }
+    }
+
+    /// Removes the first queued item, releasing what it was charged.
+    private func takeFirst(_ state: inout State) -> Item? {
+        guard state.head < state.items.count else { return nil }
+        let item = state.items[state.head]
+        state.head += 1
+        state.bytes -= item.payload.count
+        _ = budget?.adjust(owner, outgoing: -item.payload.count)
+        if state.head == state.items.count {
+            state.items.removeAll(keepingCapacity: true)
+            state.head = 0
+        }
+        return item
+    }
+
+    // MARK: Writing through
+
+    /// Lets senders write for the writer while it waits with nothing queued (the writer task
+    /// sets it as it starts: it knows the socket and the deflater).
+    func allowWriteThrough(_ writeThrough: WriteThrough) {
+        state.withLock { $0.writeThrough = writeThrough }
+    }
+
+    /// Takes the idle writer's place for one item, which would be accepted now and handed
+    /// straight to it: nothing queued, no other sender writing, the writer waiting. The
+    /// caller must end with ``releaseWriter(handingOver:)``; until then items queue behind it.
+    /// Nil (nothing claimed) otherwise, and always for a close frame, which the writer sends
+    /// (a lingering close and a deadline follow it).
+    func claimIdleWriter(_ kind: Item.Kind, _ count: Int) -> WriteThrough? {
+        state.withLock { state in
+            guard let writeThrough = state.writeThrough, state.waiter != nil, !state.writingThrough,
+                state.head == state.items.count, !state.ended, !state.closeQueued
+            else { return nil }
+            switch kind {
+            // The same acceptance as enqueue's, with nothing queued.
+            case .data: guard byteLimit > 0 else { return nil }
+            case .pong: guard count <= byteLimit else { return nil }
+            case .close, .rest: return nil
+            }
+            state.writingThrough = true
+            return writeThrough
+        }
+    }
+
+    /// Gives the writer its place back, with an item to write first: the one the claim was
+    /// for (a fault holds it: the writer waits it out), or the rest of its frame. Items queued
+    /// meanwhile follow it. Dropped when the outbox ended meanwhile, as queued items are.
+    func releaseWriter(handingOver item: Item?) {
+        let waiter: (CheckedContinuation<Item?, Never>, Item)? = state.withLock { state in
+            precondition(state.writingThrough, "releaseWriter without claimIdleWriter")
+            state.writingThrough = false
+            // A writer gone (cancelled, or the outbox ended) writes nothing more: keep the queue as it is.
+            guard state.waiter != nil, let next = item ?? takeFirst(&state), let waiter = state.waiter.take()
+            else { return nil }
+            return (waiter, next)
+        }
+        waiter.map { $0.0.resume(returning: $0.1) }
     }
 }

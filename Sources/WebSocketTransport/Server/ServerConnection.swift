@@ -10,8 +10,10 @@ public import typealias LiveConnection.Mutex
 /// connection.reset()                         // TCP RST: the client sees ECONNRESET
 /// ```
 ///
-/// Sending only queues (see ``WebSocketServer/Configuration/maxQueuedBytes``): a slow
-/// client cannot stall a broadcast to the others. A client that lets more than that pile
+/// Sending never waits: a frame is written at once when nothing is queued before it and the
+/// socket takes it (``WriteThrough``), else queued (see
+/// ``WebSocketServer/Configuration/maxQueuedBytes``), so a slow client cannot stall a
+/// broadcast to the others. A client that lets more than that pile
 /// up (its pongs count) is reset as a slow reader; when the server as a whole holds more
 /// than ``WebSocketServer/Configuration/maxBufferedBytes``, the connections holding the most
 /// are dropped.
@@ -73,15 +75,15 @@ public final class ServerConnection: BudgetHolder {
     /// Why the connection ended ("closed 1000", "reset by the server", "protocol error 1002 …").
     public var endReason: String? { state.withLock { $0.endReason } }
 
-    /// Queues a data message; false if the connection is closing or ended, or the client
+    /// Sends or queues a data message; false if the connection is closing or ended, or the client
     /// was reset for not reading (it had more than the queue limit outstanding). It is
     /// compressed when it goes out, if the handshake agreed to.
     @discardableResult
     public func send(_ message: Message) -> Bool {
         let refusal =
             switch message {
-            case .text(let text): outbox.enqueue(Array(text.utf8), .data(.text))
-            case .binary(let data): outbox.enqueue(Array(data), .data(.binary))
+            case .text(let text): deliver(Array(text.utf8), .data(.text))
+            case .binary(let data): deliver(Array(data), .data(.binary))
             }
         switch refusal {
         case nil: return true
@@ -92,10 +94,10 @@ public final class ServerConnection: BudgetHolder {
         }
     }
 
-    /// Queues the answer to a ping; a client that lets its pongs pile up past the queue
+    /// Sends or queues the answer to a ping; a client that lets its pongs pile up past the queue
     /// limit is reset as a slow reader, as for data.
     func sendPong(_ payload: [UInt8]) {
-        switch outbox.enqueue(payload, .pong) {
+        switch deliver(payload, .pong) {
         // Queued; or closing (no pong after our close, §5.5.1); or dropped by the budget already.
         case nil, .closed, .overBudget: break
         case .overLimit: resetAsSlowReader()

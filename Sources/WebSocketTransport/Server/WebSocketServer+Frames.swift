@@ -119,7 +119,25 @@ extension WebSocketServer {
     /// in wire order, so the deflater sees the messages in the order the client inflates
     /// them, which context takeover needs (RFC 7692 §7.2.1).
     func writeFrames(_ connection: ServerConnection, deflater: MessageDeflater?) async {
+        if let socket = connection.stream as? TCPSocket {
+            // While this task waits with nothing queued, a sender may write for it (WriteThrough).
+            connection.outbox.allowWriteThrough(
+                WriteThrough(socket: socket, deflater: deflater) { [self] in
+                    frozen.isOpen && currentLatency == .zero
+                })
+        }
         while let item = await connection.outbox.next() {
+            if case .rest = item.kind {
+                // Begun by a sender writing through: encoded, observed and past the gates already.
+                do {
+                    try await connection.stream.write(item.payload, until: nil)
+                } catch {
+                    connection.noteEnd("\(error)")
+                    return
+                }
+                connection.touch()
+                continue
+            }
             do {
                 try await frozen.pass()
             } catch {
@@ -161,6 +179,7 @@ extension WebSocketServer {
         switch item.kind {
         case .data(let opcode): .sent(binary: opcode == .binary, size: item.payload.count)
         case .pong: .pongSent
+        case .rest: preconditionFailure("the rest of a frame was told of when it began")
         case .close:
             (try? ClosePayload(parsing: item.payload)).map { .closeSent(code: $0.code, reason: $0.reason) }
                 ?? .closeSent(code: nil, reason: "")
