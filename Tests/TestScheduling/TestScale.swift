@@ -66,12 +66,31 @@ public enum TestScale {
         unit: "seeds (one simulated hour each)", debug: 4,
         full: 16)
 
+    /// The parallel search's space (distinct and generated counts, depth) against a
+    /// `Set`-based search's, thread count by thread count: one and two threads in a debug
+    /// run, three too in the release step (a count that divides no level evenly).
+    public static let sameSpaceThreadCounts = ProofSize(
+        test: "LiveConnectionCheckerTests/SearchOrderTests.sameSpace",
+        unit: "thread counts held to the reference", debug: 2, full: 3)
+
+    /// The expansion whose filter answers are remembered per key, against the plain filtered
+    /// one, on the first states of a breadth-first walk.
+    public static let keyedFilterStates = ProofSize(
+        test: "LiveConnectionCheckerTests/SearchOrderTests.keyedFilterMatchesPlainFilter",
+        unit: "states visited", debug: 10_000, full: 20_000)
+
     /// The parallel search's counterexample against a sequential one's, on one and two
     /// threads: the first variants of the list in a debug run, every variant with a bug in
     /// that world in the release step.
     public static let sameCounterexampleVariants = ProofSize(
         test: "LiveConnectionCheckerTests/SearchOrderTests.sameCounterexample",
         unit: "planted variants compared", debug: 4, full: nil)
+
+    /// The shipped manager against each hostile server for 20 simulated minutes, then a
+    /// healthy one: the seeds run per server (each a different manager seed and job order).
+    public static let hostileServerSeeds = ProofSize(
+        test: "LiveConnectionSimulatorTests/HostileServerTests.shippedManagerKeepsToPolicy",
+        unit: "seeds per hostile server (30 simulated minutes each)", debug: 1, full: 3)
 
     /// The simulator's planted variants: the seeds explored, counted back from the one that
     /// breaks each (the whole prefix from 0 at full size; double-reconnect's alone is 92
@@ -91,8 +110,9 @@ public enum TestScale {
 
     /// Every proof with two sizes, in docs/ci.md's order.
     public static let proofs: [ProofSize] = [
-        shippedMachineEndpoints, serverLogDepth, standardWorldDepth, preCheckStates, sameCounterexampleVariants, shippedMachineSeeds,
-        simulatorVariantSeeds, victimSeeds,
+        shippedMachineEndpoints, serverLogDepth, standardWorldDepth, preCheckStates, sameSpaceThreadCounts,
+        keyedFilterStates, sameCounterexampleVariants, shippedMachineSeeds, hostileServerSeeds, simulatorVariantSeeds,
+        victimSeeds,
     ]
 }
 
