@@ -35,6 +35,13 @@ public enum TestScale {
         unit: "endpoints in the exhausted world", debug: 1,
         full: 2)
 
+    /// The same check's length: a debug run walks every behaviour of up to 16 steps of its
+    /// one-endpoint world (163,360 states of 268,380, 27 steps deep; 7 CPU s, not 12), twice
+    /// as long as the longest planted bug's counterexample (never-resets-backoff's, 8 steps).
+    public static let shippedMachineDepth = ProofSize(
+        test: "LiveConnectionCheckerTests/ConnectionModelTests.shippedMachinePasses",
+        unit: "steps of every behaviour searched", debug: 16, full: nil)
+
     /// The checker's exhaustive check of the shipped machine against the server's log (two
     /// sequence numbers, a reconnect through a reset and the retry): 418,995 states, 28 steps
     /// deep, the costliest test of the debug run (21 CPU s). A debug run checks every
@@ -79,6 +86,14 @@ public enum TestScale {
         test: "LiveConnectionCheckerTests/SearchOrderTests.keyedFilterMatchesPlainFilter",
         unit: "states visited", debug: 10_000, full: 20_000)
 
+    /// The search's storage with a user's model whose states hold a `String`: the side of the
+    /// cube it exhausts. At 45 (91,125 states) the states still fill more than one chunk of
+    /// their column (65,536 of 40 bytes) and levels up to 1,500 wide are expanded and merged
+    /// on two threads; at 60, 216,000 states.
+    public static let cubeSide = ProofSize(
+        test: "LiveConnectionCheckerTests/GenericSearchTests.exhaustsTheCube",
+        unit: "side of the exhausted cube", debug: 45, full: 60)
+
     /// The parallel search's counterexample against a sequential one's, on one and two
     /// threads: the first variants of the list in a debug run, every variant with a bug in
     /// that world in the release step.
@@ -110,8 +125,8 @@ public enum TestScale {
 
     /// Every proof with two sizes, in docs/ci.md's order.
     public static let proofs: [ProofSize] = [
-        shippedMachineEndpoints, serverLogDepth, standardWorldDepth, preCheckStates, sameSpaceThreadCounts,
-        keyedFilterStates, sameCounterexampleVariants, shippedMachineSeeds, hostileServerSeeds, simulatorVariantSeeds,
+        shippedMachineEndpoints, shippedMachineDepth, serverLogDepth, standardWorldDepth, preCheckStates,
+        sameSpaceThreadCounts, keyedFilterStates, cubeSide, sameCounterexampleVariants, shippedMachineSeeds, hostileServerSeeds, simulatorVariantSeeds,
         victimSeeds,
     ]
 }
