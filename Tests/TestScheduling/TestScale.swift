@@ -126,7 +126,8 @@ public enum TestScale {
     /// Every proof with two sizes, in docs/ci.md's order.
     public static let proofs: [ProofSize] = [
         shippedMachineEndpoints, shippedMachineDepth, serverLogDepth, standardWorldDepth, preCheckStates,
-        sameSpaceThreadCounts, keyedFilterStates, cubeSide, sameCounterexampleVariants, shippedMachineSeeds, hostileServerSeeds, simulatorVariantSeeds,
+        sameSpaceThreadCounts, keyedFilterStates, cubeSide, sameCounterexampleVariants, shippedMachineSeeds,
+        hostileServerSeeds, simulatorVariantSeeds,
         victimSeeds,
     ]
 }
