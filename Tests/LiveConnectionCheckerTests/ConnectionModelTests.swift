@@ -24,11 +24,16 @@ struct ConnectionModelTests {
 
     @Test("the shipped machine passes every property, and the space is exhausted")
     func shippedMachinePasses() throws {
-        let result = try ConnectionModel(bounds: Self.small).check()
+        // Every behaviour in CI's release step, every one of up to 16 steps in a debug run
+        // (``TestScale/shippedMachineDepth``).
+        var options = CheckOptions()
+        options.maxDepth = TestScale.shippedMachineDepth.current
+        let result = try ConnectionModel(bounds: Self.small).check(options)
         #expect(
             result.passed,
             "\(String(describing: result.violation?.property)): \(String(describing: result.violation?.message))")
         #expect(result.statistics.exhausted)
+        #expect(result.statistics.depthBoundHit == !TestScale.shippedMachineDepth.isAll)
         #expect(result.statistics.distinctStates > 10_000)
     }
 

@@ -76,11 +76,18 @@ struct ServerLogTests {
         bounds.endpoints = 1
         bounds.lifecycle = false
         bounds.networkPath = false
-        let result = try ConnectionModel(bounds: bounds).check()
+        // Every behaviour in CI's release step; in a debug run, every behaviour of up to 12
+        // steps (``TestScale/serverLogDepth``), longer than each planted mistake's
+        // counterexample in `caught` above.
+        var options = CheckOptions()
+        options.maxDepth = TestScale.serverLogDepth.current
+        let result = try ConnectionModel(bounds: bounds).check(options)
         #expect(
             result.passed,
             "\(String(describing: result.violation?.property)): \(String(describing: result.violation?.message))")
         #expect(result.statistics.exhausted)
+        #expect(result.statistics.depthBoundHit == !TestScale.serverLogDepth.isAll)
+        #expect(TestScale.serverLogDepth.reaches(8), "the longest planted mistake's counterexample is 8 steps")
     }
 
     @Test("a packed state keeps the first evidence of its step, which names the first property it violates")

@@ -1,3 +1,4 @@
+import Foundation
 public import Testing
 
 /// Runs each case of a test (or of every test in a suite) on threads outside the cooperative
@@ -31,8 +32,30 @@ public struct OwnThreadsTrait: SuiteTrait, TestTrait, TestScoping {
             // The preference applies from the task's next enqueue, not at once: without this
             // yield a synchronous body ran where the scope started, on the pool (seen in CI).
             await Task.yield()
+            // `LIVESIM_TEST_CPU=1` prints each case's CPU seconds on its thread, to find what
+            // the debug run spends its time on (docs/benchmarks.md); never asserted. Only a
+            // body that ends on the thread it started on is printed (a synchronous one).
+            guard ProcessInfo.processInfo.environment["LIVESIM_TEST_CPU"] != nil else { return try await function() }
+            let thread = pthread_self()
+            let start = Self.threadCPUSeconds()
+            defer {
+                if pthread_equal(thread, pthread_self()) != 0 {
+                    let seconds = Self.threadCPUSeconds() - start
+                    let arguments = testCase.map { String(String(describing: $0).prefix(300)) } ?? ""
+                    FileHandle.standardError.write(Data("CPU \(seconds) \(test.id) \(arguments)\n".utf8))
+                }
+            }
             try await function()
         }
+    }
+}
+
+extension OwnThreadsTrait {
+    /// The calling thread's CPU time so far, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
 

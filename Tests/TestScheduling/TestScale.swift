@@ -35,6 +35,22 @@ public enum TestScale {
         unit: "endpoints in the exhausted world", debug: 1,
         full: 2)
 
+    /// The same check's length: a debug run walks every behaviour of up to 16 steps of its
+    /// one-endpoint world (163,360 states of 268,380, 27 steps deep; 7 CPU s, not 12), twice
+    /// as long as the longest planted bug's counterexample (never-resets-backoff's, 8 steps).
+    public static let shippedMachineDepth = ProofSize(
+        test: "LiveConnectionCheckerTests/ConnectionModelTests.shippedMachinePasses",
+        unit: "steps of every behaviour searched", debug: 16, full: nil)
+
+    /// The checker's exhaustive check of the shipped machine against the server's log (two
+    /// sequence numbers, a reconnect through a reset and the retry): 418,995 states, 28 steps
+    /// deep, the costliest test of the debug run (21 CPU s). A debug run checks every
+    /// behaviour of up to 12 steps (64,849 states, 3 CPU s), which holds each planted log
+    /// mistake's counterexample in that world (8 steps at most, `ServerLogTests.caught`).
+    public static let serverLogDepth = ProofSize(
+        test: "LiveConnectionCheckerTests/ServerLogTests.shippedMachinePasses",
+        unit: "steps of every behaviour searched", debug: 12, full: nil)
+
     /// Each planted variant's counterexample in the standard world (`livesim check --variant`'s),
     /// searched for those whose counterexample is at most this many steps long. Every variant
     /// is still searched in the smallest world where it shows, at its minimal length, in both
@@ -57,12 +73,39 @@ public enum TestScale {
         unit: "seeds (one simulated hour each)", debug: 4,
         full: 16)
 
+    /// The parallel search's space (distinct and generated counts, depth) against a
+    /// `Set`-based search's, thread count by thread count: one and two threads in a debug
+    /// run, three too in the release step (a count that divides no level evenly).
+    public static let sameSpaceThreadCounts = ProofSize(
+        test: "LiveConnectionCheckerTests/SearchOrderTests.sameSpace",
+        unit: "thread counts held to the reference", debug: 2, full: 3)
+
+    /// The expansion whose filter answers are remembered per key, against the plain filtered
+    /// one, on the first states of a breadth-first walk.
+    public static let keyedFilterStates = ProofSize(
+        test: "LiveConnectionCheckerTests/SearchOrderTests.keyedFilterMatchesPlainFilter",
+        unit: "states visited", debug: 10_000, full: 20_000)
+
+    /// The search's storage with a user's model whose states hold a `String`: the side of the
+    /// cube it exhausts. At 45 (91,125 states) the states still fill more than one chunk of
+    /// their column (65,536 of 40 bytes) and levels up to 1,500 wide are expanded and merged
+    /// on two threads; at 60, 216,000 states.
+    public static let cubeSide = ProofSize(
+        test: "LiveConnectionCheckerTests/GenericSearchTests.exhaustsTheCube",
+        unit: "side of the exhausted cube", debug: 45, full: 60)
+
     /// The parallel search's counterexample against a sequential one's, on one and two
     /// threads: the first variants of the list in a debug run, every variant with a bug in
     /// that world in the release step.
     public static let sameCounterexampleVariants = ProofSize(
         test: "LiveConnectionCheckerTests/SearchOrderTests.sameCounterexample",
         unit: "planted variants compared", debug: 4, full: nil)
+
+    /// The shipped manager against each hostile server for 20 simulated minutes, then a
+    /// healthy one: the seeds run per server (each a different manager seed and job order).
+    public static let hostileServerSeeds = ProofSize(
+        test: "LiveConnectionSimulatorTests/HostileServerTests.shippedManagerKeepsToPolicy",
+        unit: "seeds per hostile server (30 simulated minutes each)", debug: 1, full: 3)
 
     /// The simulator's planted variants: the seeds explored, counted back from the one that
     /// breaks each (the whole prefix from 0 at full size; double-reconnect's alone is 92
@@ -82,8 +125,10 @@ public enum TestScale {
 
     /// Every proof with two sizes, in docs/ci.md's order.
     public static let proofs: [ProofSize] = [
-        shippedMachineEndpoints, standardWorldDepth, preCheckStates, sameCounterexampleVariants, shippedMachineSeeds,
-        simulatorVariantSeeds, victimSeeds,
+        shippedMachineEndpoints, shippedMachineDepth, serverLogDepth, standardWorldDepth, preCheckStates,
+        sameSpaceThreadCounts, keyedFilterStates, cubeSide, sameCounterexampleVariants, shippedMachineSeeds,
+        hostileServerSeeds, simulatorVariantSeeds,
+        victimSeeds,
     ]
 }
 
