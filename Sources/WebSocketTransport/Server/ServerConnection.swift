@@ -11,7 +11,7 @@ public import typealias LiveConnection.Mutex
 /// ```
 ///
 /// Sending never waits: a frame is written at once when nothing is queued before it and the
-/// socket takes it (``WriteThrough``), else queued (see
+/// socket takes it (`WriteThrough`, package-wide), else queued (see
 /// ``WebSocketServer/Configuration/maxQueuedBytes``), so a slow client cannot stall a
 /// broadcast to the others. A client that lets more than that pile
 /// up (its pongs count) is reset as a slow reader; when the server as a whole holds more
