@@ -8,24 +8,25 @@ extension Command {
         name: "shrink",
         summary: "shrink a failing run to a minimal trace and save it",
         usage: """
-            usage: livesim shrink FILE.trace [--invariant NAME] [--budget N] [--out DIR] [--overwrite]
+            usage: livesim shrink FILE.trace [--rule NAME] [--budget N] [--out DIR] [--overwrite]
                    livesim shrink --seed N [--variant NAME] [options]
                    livesim shrink --seeds 0..300 [--variant NAME] [options]   (the first failing seed)
 
-            Runs the trace, the seed, or each seed of the range until one violates an
-            invariant, then shrinks its schedule (delta debugging over actions and intents,
-            then simpler arguments and earlier times) while it still violates the same
-            invariant, and writes the result with `expect: violation NAME`. --seed N is
+            Runs the trace, the seed, or each seed of the range until one breaks a rule,
+            then shrinks its schedule (delta debugging over actions and intents, then
+            simpler arguments and earlier times) while it still breaks the same rule, and
+            writes the result with `expect: violation NAME`. --seed N is
             0 to 18446744073709551615.
 
             options:
-              --invariant NAME   shrink towards this invariant (default: the variant's, or the first violated)
+              --rule NAME        shrink towards this rule (default: the variant's, or the first broken);
+                                 --invariant NAME is its former name
               --variant V        the logic to run (default correct): \(SimulationUsage.variants)
               --duration D       \(SimulationUsage.duration); default 1h (as for explore)
               --strategy S       fifo, random or pct for generated runs (as for explore; default per seed)
               --seeds R          as for explore: 0..300, 0-300, "0..<300", 0...299 or 300; 1 to 100000000 seeds
               --budget N         at most N runs while shrinking, 1 to 1000000 (default 2000)
-              --out DIR          where to write <invariant>-seed<N>.trace (default .livesim/traces, git-ignored;
+              --out DIR          where to write <rule>-seed<N>.trace (default .livesim/traces, git-ignored;
                                  --out Traces makes it a regression the suite replays)
               --overwrite        replace a trace of the same name (default: write NAME-2.trace, …)
             Progress goes to standard error.
@@ -35,7 +36,7 @@ extension Command {
             let seed = try arguments.seed("--seed")
             let seeds = try arguments.seeds("--seeds")
             let chosenVariant = try arguments.variant()
-            let wanted = try arguments.invariant()
+            let wanted = try arguments.rule()
             let duration = try arguments.runDuration()
             let strategy = try arguments.strategy()
             let budget = try arguments.integer("--budget", in: 1...1_000_000, default: 2_000)
@@ -112,6 +113,6 @@ private func shrinkFirstFailure(
         return 0
     }
     if count > 1 { progress.finish(count) }
-    print("no run violated \(target?.name ?? "any invariant")")
+    print("no run violated \(target?.name ?? "any rule")")
     return 1
 }

@@ -24,9 +24,15 @@ extension Arguments {
         try duration("--duration", in: Self.runDurations)
     }
 
-    /// `--invariant NAME`: one of the simulator's invariants.
-    mutating func invariant() throws(ArgumentError) -> Rule? {
-        try choice("--invariant", from: Rule.invariants.map(\.name)).flatMap(Rule.invariant(named:))
+    /// `--rule NAME`, or `--invariant NAME` by its former name: one of the rules the simulator
+    /// judges. Both are read so a script written before the catalogue had one word still runs;
+    /// giving both is refused, as they could disagree.
+    mutating func rule() throws(ArgumentError) -> Rule? {
+        let names = Rule.invariants.map(\.name)
+        let rule = try choice("--rule", from: names)
+        let former = try choice("--invariant", from: names)
+        if rule != nil, former != nil { throw .conflict("give --rule or its former name --invariant, not both") }
+        return (rule ?? former).flatMap(Rule.invariant(named:))
     }
 }
 

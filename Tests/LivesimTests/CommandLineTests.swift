@@ -139,6 +139,18 @@ struct CommandLineTests {
         }
     }
 
+    @Test("shrink names its target with --rule, and still reads --invariant, its former name; never both")
+    func ruleOption() {
+        #expect(Self.outcome(["shrink", "--seeds", "0..3", "--rule", "single-live-transport"]) == nil)
+        #expect(Self.outcome(["shrink", "--seeds", "0..3", "--invariant", "single-live-transport"]) == nil)
+        let both = [
+            "shrink", "--seeds", "0..3", "--rule", "single-live-transport", "--invariant", "single-live-transport",
+        ]
+        #expect(Self.usageError(both)?.contains("not both") == true)
+        let unknown = Self.usageError(["shrink", "--seeds", "0..3", "--rule", "no-such-rule"])
+        #expect(unknown?.contains("invalid --rule 'no-such-rule'") == true)
+    }
+
     @Test("a 1 MB argument yields a message under 500 characters")
     func hugeArgument() {
         let huge = String(repeating: "9", count: 1_000_000)
