@@ -36,12 +36,9 @@ struct LivesimExploreCommandTests {
 
     @Test("four shards with --report, joined by livesim merge, print and write what one run does")
     func shardsMergeLikeOneRun() throws {
-        let directory = try ScratchDirectory.fresh("shards")
-        let common = [
-            "--seeds", "0..<8", "--duration", "5m", "--variant", "ignores-generations", "--traces", directory.path,
-        ]
-        let single = directory.appendingPathComponent("single.json").path
-        let one = try LivesimProcess.run(["explore"] + common + ["--report", single])
+        // The one run is shared with `LivesimReplayCommandTests.exploreWritesShrunkTrace`.
+        let run = try PlantedExploration.ignoresGenerations.get()
+        let (directory, common, single, one) = (run.directory, run.common, run.report, run.output)
         #expect(one.status == 1, "\(one.standardOutput)\(one.standardError)")
         var paths: [String] = []
         for index in 0..<4 {

@@ -85,15 +85,20 @@ struct LivesimReplayCommandTests {
 
     @Test("explore shrinks its first failure into the traces directory and prints the replay line")
     func exploreWritesShrunkTrace() throws {
-        let directory = try ScratchDirectory.fresh("explore").path
-        let result = try LivesimProcess.run([
-            "explore", "--seeds", "0..<4", "--duration", "10m", "--variant", "ignores-generations", "--threads", "1",
-            "--traces", directory,
-        ])
+        // The exploration `LivesimExploreCommandTests.shardsMergeLikeOneRun` holds its shards to
+        // (run once for both); its shards write their own traces into the same directory, so
+        // the file is the one the replay line names, and it must be in the traces directory.
+        let run = try PlantedExploration.ignoresGenerations.get()
+        let directory = run.directory.path
+        let result = run.output
         #expect(result.status == 1)
-        let file = try #require(try TraceLibrary(directory: URL(fileURLWithPath: directory)).files().first)
-        #expect(
-            result.standardOutput.contains("replay: swift run livesim replay \(directory)/\(file.lastPathComponent)"))
+        let prefix = "replay: swift run livesim replay \(directory)/"
+        let line = try #require(
+            result.standardOutput.split(separator: "\n").first { $0.contains(prefix) }, "\(result.standardOutput)")
+        let range = try #require(line.range(of: prefix))
+        let name = String(line[range.upperBound...])
+        let files = try TraceLibrary(directory: URL(fileURLWithPath: directory)).files()
+        let file = try #require(files.first { $0.lastPathComponent == name }, "\(name) not in \(files)")
         let trace = try Trace(parsing: try String(contentsOf: file, encoding: .utf8))
         #expect(trace.variant == "ignores-generations")
         #expect(trace.scenario.schedule.count <= 10, "\(trace.encode())")

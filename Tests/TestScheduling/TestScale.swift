@@ -62,10 +62,10 @@ public enum TestScale {
 
     /// The pre-check's soundness: every state of a breadth-first walk that fails an invariant
     /// must be one the pre-check lets through; the planted bugs' first failing states lie in
-    /// the first few thousand.
+    /// the first few thousand (each of the three planted variants fails within 5,000).
     public static let preCheckStates = ProofSize(
         test: "LiveConnectionCheckerTests/SearchOrderTests.preCheckIsSound", unit: "states visited per variant",
-        debug: 10_000, full: 30_000)
+        debug: 5_000, full: 30_000)
 
     /// One-hour swarm runs of the shipped machine that must pass every invariant.
     public static let shippedMachineSeeds = ProofSize(
@@ -99,7 +99,7 @@ public enum TestScale {
     /// that world in the release step.
     public static let sameCounterexampleVariants = ProofSize(
         test: "LiveConnectionCheckerTests/SearchOrderTests.sameCounterexample",
-        unit: "planted variants compared", debug: 4, full: nil)
+        unit: "planted variants compared", debug: 2, full: nil)
 
     /// The shipped manager against each hostile server for 20 simulated minutes, then a
     /// healthy one: the seeds run per server (each a different manager seed and job order).
@@ -114,6 +114,14 @@ public enum TestScale {
         test: "LiveConnectionSimulatorTests/BrokenVariantTests.caught",
         unit: "seeds explored per variant, ending at the one that breaks it", debug: 1, full: nil)
 
+    /// The simulator's shrinker on the planted bugs: found, shrunk to ten actions at most, the
+    /// trace replayed. A debug run shrinks the first (never-resets-backoff; the CLI's tests
+    /// shrink the other two), the release step all three. Each one's shrunk trace is
+    /// committed under `Traces/` and replayed in both (`TraceRegressionTests`).
+    public static let shrunkPlantedBugs = ProofSize(
+        test: "LiveConnectionSimulatorTests/CounterexampleTests.plantedBug",
+        unit: "planted bugs found and shrunk", debug: 1, full: nil)
+
     /// The victims' flaws from the wire: the seeds explored, counted back from each finding's
     /// own. At full size every seed from 0 is explored and each finding is shrunk, as
     /// `livesim explore --client` does; a debug run leaves the shrunk form to the committed
@@ -127,7 +135,7 @@ public enum TestScale {
     public static let proofs: [ProofSize] = [
         shippedMachineEndpoints, shippedMachineDepth, serverLogDepth, standardWorldDepth, preCheckStates,
         sameSpaceThreadCounts, keyedFilterStates, cubeSide, sameCounterexampleVariants, shippedMachineSeeds,
-        hostileServerSeeds, simulatorVariantSeeds,
+        hostileServerSeeds, simulatorVariantSeeds, shrunkPlantedBugs,
         victimSeeds,
     ]
 }
