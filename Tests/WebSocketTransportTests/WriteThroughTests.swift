@@ -43,11 +43,12 @@ struct WriteThroughTests {
         #expect(outbox.enqueue([2], .data(.text)) == nil)
         #expect(outbox.queuedBytes == 1)
         #expect(outbox.claimIdleWriter(.data(.text), 1) == nil, "one sender at a time")
-        outbox.releaseWriter(handingOver: Outbox.Item(payload: [1], kind: .rest, enqueuedAt: .now))
+        outbox.releaseWriter(
+            handingOver: Outbox.Item(payload: [1], kind: .data(.text), enqueuedAt: .now, isRestOfFrame: true))
         let firstItem = await first
-        #expect(firstItem?.payload == [1] && firstItem?.kind == .rest)
+        #expect(firstItem?.payload == [1] && firstItem?.isRestOfFrame == true)
         let second = await outbox.next()
-        #expect(second?.payload == [2] && second?.kind == .data(.text))
+        #expect(second?.payload == [2] && second?.kind == .data(.text) && second?.isRestOfFrame == false)
     }
 
     @Test("no claim with a frame queued, for a close frame, after our close, or once ended")

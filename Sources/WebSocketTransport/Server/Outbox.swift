@@ -20,7 +20,8 @@ import typealias LiveConnection.Mutex
 /// for one frame (``claimIdleWriter(_:_:)``, ``ServerConnection/deliver(_:_:)``): an echo then
 /// costs no hand-off between threads.
 final class Outbox: Sendable {
-    /// One frame to write: its payload, not yet encoded (nor compressed).
+    /// One frame to write: its payload, not yet encoded (nor compressed), unless it is the
+    /// rest of a frame a sender began (``isRestOfFrame``).
     struct Item: Sendable {
         enum Kind: Sendable, Equatable {
             /// A whole message, `.text` or `.binary`.
@@ -29,20 +30,21 @@ final class Outbox: Sendable {
             /// Our close frame; `final` when nothing is read after it (the peer's close was
             /// already seen, or the connection failed).
             case close(final: Bool)
-            /// The unsent end of a frame a sender began writing itself (the socket took only
-            /// part of it): already encoded, compressed and told to the observer.
-            case rest
         }
         var payload: [UInt8]
         var kind: Kind
         var enqueuedAt: ContinuousClock.Instant
+        /// The payload is the unsent end of a frame of this kind that a sender began writing
+        /// itself (the socket took only part of it): already encoded, compressed and told to
+        /// the observer, so the writer writes it as it is. Only ``releaseWriter(handingOver:)``
+        /// hands one over; the queue never holds one.
+        var isRestOfFrame = false
 
         var opcode: Opcode {
             switch kind {
             case .data(let opcode): opcode
             case .pong: .pong
             case .close: .close
-            case .rest: preconditionFailure("the rest of a frame is written as it is, never encoded again")
             }
         }
 
@@ -111,8 +113,6 @@ final class Outbox: Sendable {
             case .close:
                 // One per connection, at most 125 bytes: always queued, so the close handshake can start.
                 state.closeQueued = true
-            case .rest:
-                preconditionFailure("the rest of a frame goes straight to the writer, never through the queue")
             }
             if !state.writingThrough, let waiter = state.waiter.take() { return (nil, waiter, []) }
             state.items.append(item)
@@ -196,7 +196,7 @@ final class Outbox: Sendable {
             // The same acceptance as enqueue's, with nothing queued.
             case .data: guard byteLimit > 0 else { return nil }
             case .pong: guard count <= byteLimit else { return nil }
-            case .close, .rest: return nil
+            case .close: return nil
             }
             state.writingThrough = true
             return writeThrough

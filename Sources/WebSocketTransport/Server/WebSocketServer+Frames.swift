@@ -127,7 +127,7 @@ extension WebSocketServer {
                 })
         }
         while let item = await connection.outbox.next() {
-            if case .rest = item.kind {
+            if item.isRestOfFrame {
                 // Begun by a sender writing through: encoded, observed and past the gates already.
                 do {
                     try await connection.stream.write(item.payload, until: nil)
@@ -179,7 +179,6 @@ extension WebSocketServer {
         switch item.kind {
         case .data(let opcode): .sent(binary: opcode == .binary, size: item.payload.count)
         case .pong: .pongSent
-        case .rest: preconditionFailure("the rest of a frame was told of when it began")
         case .close:
             (try? ClosePayload(parsing: item.payload)).map { .closeSent(code: $0.code, reason: $0.reason) }
                 ?? .closeSent(code: nil, reason: "")

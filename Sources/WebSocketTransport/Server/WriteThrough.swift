@@ -51,7 +51,8 @@ extension ServerConnection {
         } else {
             // Full socket, or an error: the writer writes the rest, or meets the error and ends.
             outbox.releaseWriter(
-                handingOver: Outbox.Item(payload: Array(frame[sent...]), kind: .rest, enqueuedAt: .now))
+                handingOver: Outbox.Item(
+                    payload: Array(frame[sent...]), kind: kind, enqueuedAt: .now, isRestOfFrame: true))
         }
         return nil
     }
