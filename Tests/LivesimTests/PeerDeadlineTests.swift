@@ -29,23 +29,26 @@ struct PeerDeadlineTests {
     func rearmsPerWait() async throws {
         let deadline = PeerDeadline(limit: .seconds(2))
         let clock = ContinuousClock()
-        let started = clock.now
-        let outcome = try await deadline.watching { () async throws -> Int in
+        let outcome = try await deadline.watching { () async throws -> Duration in
+            // Until the exchange has lasted three limits and held at least three waits, each
+            // far inside one limit (a millisecond's sleep). Counting from inside the body, and
+            // requiring both, keeps a loaded machine's stall (CI once held this task for six
+            // seconds before its first wait ended) from ending the loop after a single wait.
+            let started = clock.now
             var waits = 0
-            // Until the exchange has lasted three limits, with every wait far inside one (a
-            // millisecond's sleep, with room for a loaded machine).
-            while clock.now - started < .seconds(6) {
+            while waits < 3 || clock.now - started < .seconds(6) {
                 try await deadline.wait("a short wait") { try await clock.sleep(for: .milliseconds(1)) }
                 waits += 1
             }
-            return waits
+            return clock.now - started
         }
-        guard case .finished(let waits) = outcome else {
+        // The verdict under test: one deadline over an exchange of three limits never
+        // expired, because each wait re-armed it.
+        guard case .finished(let lasted) = outcome else {
             Issue.record("a deadline expired although every wait finished in time: \(outcome)")
             return
         }
-        // Each wait ended within the limit and together they lasted three limits.
-        #expect(waits >= 3)
+        #expect(lasted >= .seconds(6))
     }
 
     @Test("the body's error ends the exchange as that error")
