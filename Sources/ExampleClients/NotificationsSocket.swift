@@ -75,7 +75,7 @@ actor NotificationsSocket: WireClient {
         while !Task.isCancelled && epoch == mine {
             var request = endpoint
             request.headers.append(Endpoint.Header("Authorization", "Bearer notifications-token"))
-            if let connection = try? await transport.connect(to: request) {
+            if let connection = (try? await transport.connect(to: request)).map(PongAwaitingConnection.init) {
                 nextConnection += 1
                 let key = nextConnection
                 connections[key] = connection
@@ -95,7 +95,7 @@ actor NotificationsSocket: WireClient {
 
     /// Reads events until the stream ends, pinging every 30 s meanwhile (failures ignored).
     /// Returns whether a message arrived (the only thing that resets the backoff).
-    private func consume(_ connection: any TransportConnection) async -> Bool {
+    private func consume(_ connection: PongAwaitingConnection) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 while !Task.isCancelled {

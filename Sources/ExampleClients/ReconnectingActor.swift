@@ -93,9 +93,9 @@ actor ReconnectingActor: WireClient {
     private func connectAndConsume(_ endpoint: Endpoint) async -> [ConnectionEvent] {
         connected = true  // the socket task started: "connected", before any handshake
         defer { connected = false }
-        let connection: any TransportConnection
+        let connection: PongAwaitingConnection
         do {
-            connection = try await transport.connect(to: endpoint)
+            connection = PongAwaitingConnection(try await transport.connect(to: endpoint))
         } catch {
             // TCP was up when the handshake itself failed: the task had run, "connected" was sent.
             if case .handshakeRejected = error { return [.connected, .disconnected] }

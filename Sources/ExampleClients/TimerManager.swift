@@ -30,7 +30,7 @@ actor TimerManager: WireClient {
     let wire: SubscriptionProtocol
     let jobs = JobQueue()
     var endpoint: Endpoint?
-    var socket: (any TransportConnection)?
+    var socket: PongAwaitingConnection?
     var isConnected = false
     var isConnecting = false
     var attempts = 0
@@ -81,8 +81,8 @@ actor TimerManager: WireClient {
 
     /// Opens the socket, resubscribes, and receives until a failure.
     private func socketTask(_ endpoint: Endpoint) async {
-        let connection: any TransportConnection
-        do { connection = try await transport.connect(to: endpoint) } catch {
+        let connection: PongAwaitingConnection
+        do { connection = PongAwaitingConnection(try await transport.connect(to: endpoint)) } catch {
             if !Task.isCancelled { handleFailure() }
             return
         }
@@ -100,7 +100,7 @@ actor TimerManager: WireClient {
 
     /// A repeating timer that keeps pinging the socket it first pinged (it is never invalidated).
     private func pingTimer() async {
-        var target: (any TransportConnection)?
+        var target: PongAwaitingConnection?
         while !Task.isCancelled {
             do { try await clock.sleep(for: .seconds(30)) } catch { return }
             if target == nil { target = socket }

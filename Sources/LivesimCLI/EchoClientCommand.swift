@@ -47,6 +47,8 @@ extension Command {
                         try await deadline.wait("the server did not take a message") {
                             try await connection.send(message)
                         }
+                    case .pong:
+                        continue  // this client sends no pings
                     case .closed(let code, let reason):
                         print("closed \(code) \(clipped(reason, to: 200))")
                         return code == .normal || code == CloseCode(1005) ? 0 : 2

@@ -41,7 +41,7 @@ struct TrackedTransport: Transport {
         }
 
         func send(_ message: Message) async throws(TransportError) { try await inner.send(message) }
-        func ping() async throws(TransportError) { try await inner.ping() }
+        func ping(_ number: UInt64) async throws(TransportError) { try await inner.ping(number) }
 
         func receive() async throws(TransportError) -> TransportEvent {
             do {

@@ -11,12 +11,13 @@ public import typealias LiveConnection.Mutex
 /// switch try await connection.receive() {
 /// case .message(let message): print(message)
 /// case .closed(let code, let reason): print("closed", code, reason)
+/// case .pong(let number): print("pong", number)   // answers try await connection.ping(number)
 /// }
 /// ```
 ///
 /// One task receives in a loop; any tasks may send and ping meanwhile. Receiving is what
-/// moves the protocol along: it answers the server's pings, completes our pings when the
-/// matching pong arrives, and echoes the server's close frame (RFC 6455 §5.5.1). The
+/// moves the protocol along: it answers the server's pings, returns the pongs to ours
+/// (``TransportEvent/pong(_:)``), and echoes the server's close frame (RFC 6455 §5.5.1). The
 /// connection ends in exactly one of the three ways `TransportConnection` names:
 /// `receive()` returns `.closed(code:reason:)` after a close frame (1005 when the frame
 /// had no code), throws `reset(errno:)` for a reset or an
@@ -39,20 +40,11 @@ public final class WebSocketConnection: TransportConnection {
     /// are compressed in the order they go on the wire (context takeover depends on it).
     private let deflater: MessageDeflater?
 
-    private enum PingSlot {
-        /// Sent, no pong yet; the continuation is set once `ping()` is suspended.
-        case waiting(CheckedContinuation<Result<Void, TransportError>, Never>?)
-        /// The pong came before `ping()` suspended.
-        case answered
-        case cancelled
-        case failed(TransportError)
-    }
-
     private struct State {
         var decoder: FrameDecoder
         var random: any RandomSource & Sendable
-        var pings: [(payload: [UInt8], slot: PingSlot)] = []
-        var nextPing: UInt64 = 0
+        /// Our pings written (or being written) and not yet answered, oldest first.
+        var pings: [UInt64] = []
         var closeSent = false
         /// Tasks inside `receive()`; `close()` reads the server's close itself only when there are none.
         var receivers = 0
@@ -98,9 +90,12 @@ public final class WebSocketConnection: TransportConnection {
         }
     }
 
-    private func sendFrame(_ opcode: Opcode, _ payload: [UInt8], until deadline: ContinuousClock.Instant? = nil)
-        async throws(TransportError)
-    {
+    /// Writes one frame; `ping` is the number of the ping it carries, recorded under the write
+    /// lock so that our record of pings is in the order they go on the wire, the order the
+    /// peer answers them in.
+    private func sendFrame(
+        _ opcode: Opcode, _ payload: [UInt8], until deadline: ContinuousClock.Instant? = nil, ping: UInt64? = nil
+    ) async throws(TransportError) {
         try await writeLock.acquire()
         defer { writeLock.release() }
         // Control frames are never compressed (RFC 7692 §6.1).
@@ -109,6 +104,7 @@ public final class WebSocketConnection: TransportConnection {
             // Nothing may follow our close frame (§5.5.1).
             if state.closeSent || (state.ending != nil && opcode != .close) { return nil }
             if opcode == .close { state.closeSent = true }
+            if let ping { state.pings.append(ping) }
             return FrameEncoder.encode(
                 opcode, payload: compressed ?? payload, compressed: compressed != nil,
                 maskKey: FrameEncoder.maskKey(using: &state.random))
@@ -119,85 +115,32 @@ public final class WebSocketConnection: TransportConnection {
 
     // MARK: Ping
 
-    /// Sends a ping and completes when the server's pong with the same payload arrives.
+    /// Sends a ping whose payload is `number` (8 bytes, big-endian) and returns once it is
+    /// written; ``receive()`` returns its pong as ``TransportEvent/pong(_:)``.
     ///
-    /// A pong also completes every earlier outstanding ping: the RFC lets a server answer
-    /// only the most recent of several pings, and a later pong proves the same liveness.
-    /// The pong is seen by whichever task is in ``receive()``, so a receive loop must run.
-    public func ping() async throws(TransportError) {
-        let payload: [UInt8] = state.withLock { state in
-            state.nextPing += 1
-            let payload = withUnsafeBytes(of: state.nextPing.bigEndian) { Array($0) }
-            state.pings.append((payload, .waiting(nil)))
-            return payload
-        }
+    /// A pong answers its ping and every earlier one (the RFC lets a server answer only the
+    /// most recent of several pings), so ``receive()`` reports a pong once and forgets the
+    /// pings it answers; a pong whose payload is none of ours is ignored (§5.5.3).
+    public func ping(_ number: UInt64) async throws(TransportError) {
+        // Recorded before the bytes go out: the pong may be read before the write returns.
         do {
-            try await sendFrame(.ping, payload)
+            try await sendFrame(.ping, withUnsafeBytes(of: number.bigEndian) { Array($0) }, ping: number)
         } catch {
-            state.withLock { $0.pings.removeAll { $0.payload == payload } }
+            state.withLock { $0.pings.removeAll { $0 == number } }
             throw error
         }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, TransportError>, Never>) in
-                let immediate: Result<Void, TransportError>? = state.withLock { state in
-                    guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else {
-                        return .failure(.notConnected)
-                    }
-                    switch state.pings[index].slot {
-                    case .waiting:
-                        state.pings[index].slot = .waiting(continuation)
-                        return nil
-                    case .answered:
-                        state.pings.remove(at: index)
-                        return .success(())
-                    case .cancelled:
-                        state.pings.remove(at: index)
-                        return .failure(.cancelled)
-                    case .failed(let error):
-                        state.pings.remove(at: index)
-                        return .failure(error)
-                    }
-                }
-                if let immediate { continuation.resume(returning: immediate) }
-            }
-        } onCancel: {
-            let continuation: CheckedContinuation<Result<Void, TransportError>, Never>? = state.withLock { state in
-                guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else { return nil }
-                if case .waiting(let continuation?) = state.pings[index].slot {
-                    state.pings.remove(at: index)
-                    return continuation
-                }
-                state.pings[index].slot = .cancelled
-                return nil
-            }
-            continuation?.resume(returning: .failure(.cancelled))
-        }
-        try result.get()
     }
 
-    /// Completes the ping with this payload and every ping sent before it.
-    private func answerPings(upTo payload: [UInt8]) {
-        let resumed: [CheckedContinuation<Result<Void, TransportError>, Never>] = state.withLock { state in
-            // An unsolicited pong matches nothing and is ignored (§5.5.3).
-            guard let index = state.pings.firstIndex(where: { $0.payload == payload }) else { return [] }
-            var resumed: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
-            var kept: [(payload: [UInt8], slot: PingSlot)] = []
-            for (position, entry) in state.pings.enumerated() {
-                guard position <= index else {
-                    kept.append(entry)
-                    continue
-                }
-                switch entry.slot {
-                case .waiting(let continuation?): resumed.append(continuation)
-                // Its ping() has not suspended yet: leave the answer for it to find.
-                case .waiting(nil): kept.append((entry.payload, .answered))
-                case .answered, .cancelled, .failed: kept.append(entry)
-                }
-            }
-            state.pings = kept
-            return resumed
+    /// The number of the ping this pong answers, forgetting it and every ping sent before
+    /// it; nil for a pong that answers none of ours.
+    private func answerPings(_ payload: [UInt8]) -> UInt64? {
+        guard payload.count == 8 else { return nil }
+        let number = payload.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+        return state.withLock { state in
+            guard let index = state.pings.firstIndex(of: number) else { return nil }
+            state.pings.removeFirst(index + 1)
+            return number
         }
-        for continuation in resumed { continuation.resume(returning: .success(())) }
     }
 
     // MARK: Receiving
@@ -273,8 +216,7 @@ public final class WebSocketConnection: TransportConnection {
             try? await sendFrame(.pong, payload)
             return nil
         case .pong(let payload):
-            answerPings(upTo: payload)
-            return nil
+            return answerPings(payload).map(TransportEvent.pong)
         case .close(let body):
             // Echo the code (or an empty close for an empty one), then release the socket.
             try? await sendFrame(.close, ClosePayload(code: body.code).bytes, until: .now + closeTimeout)
@@ -301,31 +243,15 @@ public final class WebSocketConnection: TransportConnection {
     /// How long a failing connection reads and discards what the peer still sends.
     static let lingerLimit = Duration.seconds(1)
 
-    /// Records the ending, shuts the socket and fails pings still waiting.
+    /// Records the ending, wakes the closes waiting for it and shuts the socket.
     private func end(with ending: Result<TransportEvent, TransportError>) {
-        let failure: TransportError
-        switch ending {
-        case .success: failure = .notConnected
-        case .failure(let error): failure = error
-        }
-        let (waiting, closers) = state.withLock { state in
+        let closers = state.withLock { state in
             if state.ending == nil { state.ending = ending }
+            state.pings = []
             let closers = state.endWaiters.map(\.continuation)
             state.endWaiters = []
-            var waiting: [CheckedContinuation<Result<Void, TransportError>, Never>] = []
-            var kept: [(payload: [UInt8], slot: PingSlot)] = []
-            for entry in state.pings {
-                if case .waiting(let continuation?) = entry.slot {
-                    waiting.append(continuation)
-                } else {
-                    // A ping() that has not suspended yet finds its failure here.
-                    kept.append((entry.payload, .failed(failure)))
-                }
-            }
-            state.pings = kept
-            return (waiting, closers)
+            return closers
         }
-        for continuation in waiting { continuation.resume(returning: .failure(failure)) }
         for continuation in closers { continuation.resume() }
         stream.shutdown()
     }
@@ -410,8 +336,8 @@ public final class WebSocketConnection: TransportConnection {
     }
 
     /// Reads until the server's close, which becomes the ending every later `receive()` sees,
-    /// as it would have been had a receive loop read it. Pongs still complete pings; messages
-    /// and pings that follow our close frame are dropped (nothing may follow it, §5.5.1).
+    /// as it would have been had a receive loop read it. Messages, pings and pongs that follow
+    /// our close frame are dropped (nothing may follow it, §5.5.1, and no one reads them).
     private func drainUntilClose(deadline: ContinuousClock.Instant) async {
         while ContinuousClock.now < deadline {
             switch decodeNext() {
@@ -419,8 +345,7 @@ public final class WebSocketConnection: TransportConnection {
             case .event(.close(let body)):
                 end(with: .success(.closed(code: body.code ?? CloseCode(1005), reason: body.reason)))
                 return
-            case .event(.pong(let payload)): answerPings(upTo: payload)
-            case .event(.message), .event(.ping): continue
+            case .event(.message), .event(.ping), .event(.pong): continue
             case .needsMore:
                 guard let bytes = try? await stream.read(maximum: 64 * 1024, until: deadline), !bytes.isEmpty else {
                     return

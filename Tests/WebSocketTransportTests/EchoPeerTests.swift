@@ -12,6 +12,7 @@ func drain(_ connection: any TransportConnection) async -> ([Message], Result<Tr
         do {
             switch try await connection.receive() {
             case .message(let message): messages.append(message)
+            case .pong: continue  // no test pings while draining
             case .closed(let code, let reason): return (messages, .success(.closed(code: code, reason: reason)))
             }
         } catch {
@@ -99,76 +100,66 @@ struct EchoPeerTests {
         #expect(ending == .failure(.reset(errno: "ECONNRESET")))
     }
 
-    @Test("completes a ping when the server's pong arrives")
+    @Test("reports each ping's pong from receive, and the connection still carries data after them")
     func pingPong() async throws {
         let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
-        // The receive loop must run for pongs to be read; the echoed "stop" ends it.
-        let (pongs, echoed) = try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
-            group.addTask { try await connection.receive() }
-            var pongs = 0
-            for _ in 0..<5 {
-                try await connection.ping()
-                pongs += 1
-            }
-            try await connection.send(.text("stop"))
-            return (pongs, try await group.next() ?? nil)
+        var pongs = 0
+        for number: UInt64 in 1...5 {
+            try await connection.pingRoundTrip(number)
+            pongs += 1
         }
+        try await connection.send(.text("stop"))
         #expect(pongs == 5)
-        #expect(echoed == .message(.text("stop")), "the connection still carries data after the pings")
+        #expect(try await connection.receive() == .message(.text("stop")), "data still flows after the pings")
         await connection.close(code: .normal, reason: "")
     }
 
-    @Test("completes many concurrent pings, each on a pong")
+    @Test("reports the pong of every one of many pings written concurrently, each once")
     func concurrentPings() async throws {
         let server = try await SharedPeers.echo
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         // A deadline of its own: a ping never sent (a lost wake-up in the write lock) once
         // hung this test for the suite's whole time limit.
-        let outcome = await within(.seconds(30)) {
-            try await withThrowingTaskGroup(of: TransportEvent?.self) { group in
-                group.addTask { try await connection.receive() }
-                let pongs = try await withThrowingTaskGroup(of: Void.self) { pings in
-                    for _ in 0..<20 { pings.addTask { try await connection.ping() } }
-                    var answered = 0
-                    for try await _ in pings { answered += 1 }
-                    return answered
-                }
-                try await connection.send(.text("stop"))
-                return (pongs, try await group.next() ?? nil)
+        let outcome = await within(.seconds(30)) { () async throws -> ([UInt64], TransportEvent) in
+            try await withThrowingTaskGroup(of: Void.self) { pings in
+                for number: UInt64 in 1...20 { pings.addTask { try await connection.ping(number) } }
+                try await pings.waitForAll()
+            }
+            try await connection.send(.text("stop"))
+            var pongs: [UInt64] = []
+            while true {
+                let event = try await connection.receive()
+                guard case .pong(let number) = event else { return (pongs, event) }
+                pongs.append(number)
             }
         }
         let (pongs, echoed) = try #require(outcome, "20 pings and an echo within 30 s")
-        #expect(pongs == 20, "every ping completes on its own pong")
+        #expect(pongs.sorted() == Array(1...20), "every ping's pong, each reported once: \(pongs)")
         #expect(echoed == .message(.text("stop")))
         await connection.close(code: .normal, reason: "")
     }
 
-    @Test("fails a waiting ping when the connection resets")
+    @Test("a reset while a ping waits for its pong ends receive with the reset; a later ping fails")
     func pingFailsOnReset() async throws {
         let server = try await PeerServer.start("echo_server.py")
         defer { server.stop() }
         let connection = try await transport.open(Endpoint(url: server.url("/")))
         server.signal(SIGSTOP)
-        let outcome = await withTaskGroup(of: String.self) { group in
-            group.addTask { (try? await connection.receive()).map { "\($0)" } ?? "receive ended" }
-            group.addTask {
-                do {
-                    try await connection.ping()
-                    return "pong"
-                } catch {
-                    return "ping \(error)"
-                }
-            }
-            // The server is frozen: kill it; the kernel resets its connections.
-            try? await ContinuousClock().sleep(for: .milliseconds(100))
-            server.stop()
-            var results: [String] = []
-            for await result in group { results.append(result) }
-            return results.sorted()
+        try await connection.ping(1)  // written: the frozen server will never answer it
+        // The server is frozen: kill it; the kernel resets its connections.
+        try? await ContinuousClock().sleep(for: .milliseconds(100))
+        server.stop()
+        let ending: String
+        do throws(TransportError) {
+            ending = "\(try await connection.receive())"
+        } catch {
+            ending = "failed \(error)"
         }
-        #expect(outcome.contains { $0.hasPrefix("ping ") && $0 != "ping cancelled" }, "\(outcome)")
-        #expect(!outcome.contains("pong"))
+        #expect(ending.hasPrefix("failed ") && ending != "failed cancelled", "\(ending)")
+        var pingedAfter = true
+        do throws(TransportError) { try await connection.ping(2) } catch { pingedAfter = false }
+        #expect(!pingedAfter, "a ping was written on a connection that had ended")
     }
 
     @Test("answers the server's ping with a pong carrying the same payload")
@@ -247,22 +238,13 @@ struct EchoPeerTests {
         // Seed 000: a silent peer produces no event at all; only the ping deadline tells.
         let received = await within(.milliseconds(500)) { try await connection.receive() }
         #expect(received == nil)
-        let pinged: Bool? = await within(.milliseconds(500)) {
-            try await connection.ping()
-            return true
-        }
-        #expect(pinged == nil, "a frozen server cannot answer a ping")
+        try await connection.ping(1)  // written all the same
+        let pong = await within(.milliseconds(500)) { try await connection.receive() }
+        #expect(pong == nil, "a frozen server cannot answer a ping")
         server.signal(SIGCONT)
         let answered: Bool? = await within(.seconds(60)) {
-            try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    _ = try await connection.receive()
-                    return false
-                }
-                try await connection.ping()
-                group.cancelAll()
-                return true
-            }
+            try await connection.pingRoundTrip(2)
+            return true
         }
         #expect(answered == true)
         await connection.close(code: .normal, reason: "")

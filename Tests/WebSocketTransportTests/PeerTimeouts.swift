@@ -9,9 +9,3 @@ let peerConnectTimeout = Duration.seconds(60)
 /// How long a peer test waits for something that should happen on a connection already
 /// open (a peer's reply to a command, a ping's pong): generous, for the reason above.
 let peerReplyTimeout = Duration.seconds(30)
-
-/// How long a peer test watches for something that must not happen, such as a ping completed
-/// by a pong that does not answer it. The wrong completion would follow within milliseconds
-/// a pong the test has already read, so a second shows it; a slow machine can only make the
-/// test miss a bug, never fail a correct transport.
-let peerQuietPeriod = Duration.seconds(1)

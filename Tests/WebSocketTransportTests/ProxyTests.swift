@@ -24,10 +24,10 @@ struct ProxyTests {
             }
             // The pong comes from the upstream, not the proxy: with the upstream frozen, none comes.
             server.freeze()
-            let unanswered: Void? = await within(.milliseconds(500)) { try await Self.ping(client) }
+            let unanswered: Void? = await within(.milliseconds(500)) { try await Self.ping(client, 1) }
             #expect(unanswered == nil, "a frozen upstream answered a ping: the proxy answered it itself")
             server.thaw()
-            try await Self.ping(client)
+            try await Self.ping(client, 2)
             await client.close(code: .normal, reason: "done")
             try await ProxyHarness.waitUntil {
                 log.kinds(of: "a").contains { if case .ended = $0 { true } else { false } }
@@ -45,13 +45,9 @@ struct ProxyTests {
         #expect(kinds.last == .ended("closed"), "\(kinds.suffix(3))")
     }
 
-    /// Pings while a receive runs beside it (the pong is read by whichever task receives).
-    static func ping(_ client: WebSocketConnection) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { _ = try await client.receive() }
-            try await client.ping()
-            group.cancelAll()
-        }
+    /// Pings and reads until the pong comes back through the proxy.
+    static func ping(_ client: WebSocketConnection, _ number: UInt64) async throws {
+        try await client.pingRoundTrip(number)
     }
 
     static func address(of kind: ProxyEvent.Kind) -> String? {

@@ -33,9 +33,10 @@ struct ServerTests {
             try await connection.send(.binary(big))
             #expect(try await connection.receive() == .message(.text("héllo")))
             #expect(try await connection.receive() == .message(.binary(big)))
-            // A receive loop reads the pong, which completes the ping, then the close's answer.
+            // The pong comes back to receive, then a receive loop reads the close's answer.
+            try await connection.ping(1)
+            #expect(try await connection.receive() == .pong(1))
             async let ending = connection.receive()
-            try await connection.ping()
             await connection.close(code: .normal, reason: "bye")
             #expect(try await ending == .closed(code: .normal, reason: ""))
         }

@@ -15,10 +15,8 @@ extension ConnectionManager {
             await connection.close(code: .normal, reason: "stale connection")
             return
         }
-        // Discarding: a connection that lives for days pings thousands of times, and a plain
-        // group would keep every finished ping task until the generation ends.
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.receiveLoop(g, connection) }
+            group.addTask { await self.receiveLoop(g, connection, handle) }
             var closed = false
             // A failed write is not reported: the receive loop reports the connection's end
             // with its real reason. Reporting the write's error first hid a terminal close
@@ -41,18 +39,13 @@ extension ConnectionManager {
                     guard !writesFailed else { continue }
                     await process(.flushed(g))
                 case .ping:
-                    group.addTask {
-                        // A failed ping needs no report: the receive loop reports the failure.
-                        do { try await connection.ping() } catch { return }
-                        await self.process(.pong(g))
-                    }
+                    // Written here, in order with the sends: its pong comes through the
+                    // receive loop, so a heartbeat needs no task of its own. A failed ping
+                    // needs no report: the receive loop reports the failure.
+                    await writePing(.heartbeat, on: connection, handle)
                 case .appPing(let id):
-                    group.addTask {
-                        // A failed ping needs no report either: the receive loop reports the
-                        // failure, whose teardown answers the ping.
-                        do { try await connection.ping() } catch { return }
-                        await self.process(.pingAnswered(g, id))
-                    }
+                    // A failed app ping is answered by the teardown the receive loop reports.
+                    await writePing(.app(id), on: connection, handle)
                 case .close(let code, let reason):
                     await connection.close(code: code, reason: reason)
                     closed = true
@@ -64,12 +57,32 @@ extension ConnectionManager {
         }
     }
 
-    nonisolated func receiveLoop(_ g: Generation, _ connection: any TransportConnection) async {
+    /// Writes one ping, numbered so that its pong tells which pings it answers.
+    nonisolated func writePing(
+        _ purpose: SentPings.Purpose, on connection: any TransportConnection, _ handle: GenerationHandle
+    )
+        async
+    {
+        let number = handle.recordPing(purpose)
+        do throws(TransportError) {
+            try await connection.ping(number)
+        } catch {
+            handle.forgetPing(number)
+        }
+    }
+
+    nonisolated func receiveLoop(_ g: Generation, _ connection: any TransportConnection, _ handle: GenerationHandle)
+        async
+    {
         while true {
             do throws(TransportError) {
                 switch try await connection.receive() {
                 case .message(let message):
                     await received(g, message)
+                case .pong(let number):
+                    // One hop for every ping it answers; a pong for none of ours changes nothing.
+                    let answered = handle.answerPings(upTo: number)
+                    if !answered.isEmpty { await pongArrived(g, answering: answered) }
                 case .closed(let code, let reason):
                     await process(.closedByPeer(g, code: code, reason: reason))
                     return
@@ -79,6 +92,17 @@ extension ConnectionManager {
                 if Task.isCancelled { return }
                 await process(.failed(g, error))
                 return
+            }
+        }
+    }
+
+    /// A pong arrived on `g`: each ping it answers becomes the machine's input for it, oldest
+    /// first, so the machine keeps owning the pong deadline and the app pings' outcomes.
+    func pongArrived(_ g: Generation, answering pings: [SentPings.Purpose]) {
+        for ping in pings {
+            switch ping {
+            case .heartbeat: process(.pong(g))
+            case .app(let id): process(.pingAnswered(g, id))
             }
         }
     }

@@ -16,7 +16,7 @@ import Synchronization
 /// The machine decides, the shell does: every input goes through the machine, and the
 /// shell only turns the machine's effects into I/O through the injected `Clock`,
 /// ``Transport`` and ``RandomSource``. All concurrent work (connection attempts, receive
-/// loops, pings, the timers' one sleeping job) runs as child tasks of ``run()``: structured concurrency only,
+/// loops, which read the pongs too, the timers' one sleeping job) runs as child tasks of ``run()``: structured concurrency only,
 /// so a task-executor preference puts every job of the manager on the simulator's
 /// deterministic executor.
 public actor ConnectionManager {

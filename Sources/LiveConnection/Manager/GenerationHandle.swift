@@ -18,8 +18,9 @@ final class GenerationHandle: Sendable {
         case send(Message, command: CommandID?)
         /// Reply ``Input/flushed(_:)`` once everything before it was written.
         case flush
+        /// The heartbeat's ping: its pong, read by the receive loop, is ``Input/pong(_:)``.
         case ping
-        /// An app ping: reply ``Input/pingAnswered(_:_:)`` when its pong arrives.
+        /// An app ping: its pong, read by the receive loop, is ``Input/pingAnswered(_:_:)``.
         case appPing(PingID)
         case close(CloseCode, String)
     }
@@ -27,6 +28,8 @@ final class GenerationHandle: Sendable {
     let signal = CancellationSignal()
     let orders = Mailbox<Order>()
     private let isOpen = Mutex(false)
+    /// Written by the orders loop, answered by the receive loop.
+    private let pings = Mutex(SentPings())
 
     init() {}
 
@@ -34,6 +37,15 @@ final class GenerationHandle: Sendable {
     func markOpen() { isOpen.withLock { $0 = true } }
 
     func post(_ order: Order) { orders.post(order) }
+
+    /// The number for a ping about to be written for `purpose`.
+    func recordPing(_ purpose: SentPings.Purpose) -> UInt64 { pings.withLock { $0.record(purpose) } }
+
+    /// A ping whose write failed.
+    func forgetPing(_ number: UInt64) { pings.withLock { $0.forget(number) } }
+
+    /// What a pong carrying `number` answers (nothing for one that is not ours).
+    func answerPings(upTo number: UInt64) -> [SentPings.Purpose] { pings.withLock { $0.answer(upTo: number) } }
 
     func close(code: CloseCode, reason: String) {
         if isOpen.withLock({ $0 }) {

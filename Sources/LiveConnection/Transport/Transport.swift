@@ -43,7 +43,13 @@ extension Transport {
 /// The three ways a connection ends map onto ``receive()``:
 /// - a close frame → returns ``TransportEvent/closed(code:reason:)``;
 /// - a reset or error → throws ``TransportError``;
-/// - a silent peer → never returns: only ``ping()`` with the manager's deadline tells.
+/// - a silent peer → never returns: only ``ping(_:)`` with the manager's deadline tells.
+///
+/// A ping is a write like ``send(_:)``: ``ping(_:)`` returns once the ping is written, and
+/// its pong comes back through ``receive()`` as ``TransportEvent/pong(_:)``, carrying the
+/// number the ping was sent with. The caller keeps its own deadline; a pong that answers
+/// no ping of ours is not reported. Why a write: a ping that waited for its pong needed a
+/// task of its own beside the receive loop, for every heartbeat of a connection's life.
 ///
 /// All methods must honour task cancellation, which is how the manager abandons a
 /// connection it no longer wants.
@@ -55,8 +61,13 @@ public protocol TransportConnection: Sendable {
     /// Waits for the next message or for the peer's close frame.
     func receive() async throws(TransportError) -> TransportEvent
 
-    /// Sends a ping and completes when its pong arrives.
-    func ping() async throws(TransportError)
+    /// Sends a ping that carries `number` and returns once it is written (not when its pong
+    /// arrives: ``receive()`` returns that pong as ``TransportEvent/pong(_:)``).
+    ///
+    /// The caller numbers its pings in increasing order on a connection. A pong answers its
+    /// own ping and, since a peer answers frames in order and RFC 6455 §5.5.3 lets it answer
+    /// only the latest of several pings, every ping sent before it.
+    func ping(_ number: UInt64) async throws(TransportError)
 
     /// Starts the closing handshake with a code and reason, and releases the connection.
     /// Never throws: closing a broken connection is still closing it.
@@ -78,6 +89,10 @@ public enum TransportEvent: Hashable, Sendable {
     case message(Message)
     /// The peer sent a close frame (the connection is over).
     case closed(code: CloseCode, reason: String)
+    /// The pong to the ping sent with this number (``TransportConnection/ping(_:)``), which
+    /// also answers every ping sent before it. A pong that answers no ping of ours
+    /// (unsolicited, RFC 6455 §5.5.3) is never reported.
+    case pong(UInt64)
 }
 
 /// Where to connect, and with what.

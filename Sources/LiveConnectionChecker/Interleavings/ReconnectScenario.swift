@@ -109,6 +109,7 @@ private struct ScriptedConnection: TransportConnection {
         return .closed(code: .normal, reason: "bye")
     }
 
-    func ping() async throws(TransportError) {}
+    /// Never answered: the scenario ends (the second open) long before the first heartbeat.
+    func ping(_ number: UInt64) async throws(TransportError) {}
     func close(code: CloseCode, reason: String) async {}
 }

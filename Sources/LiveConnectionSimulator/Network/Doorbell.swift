@@ -12,8 +12,8 @@ import typealias LiveConnection.Mutex
 /// }
 /// ```
 ///
-/// The simulated network parks receives, pings, hung handshakes and delayed sends on a
-/// connection's doorbell and rings it on every change (a frame queued, a thaw, a close),
+/// The simulated network parks receives (waiting for a frame or a pong), hung handshakes and
+/// delayed sends on a connection's doorbell and rings it on every change (a frame queued, a thaw, a close),
 /// so each waiter re-checks the state itself. The epoch closes the gap between checking
 /// and parking: a ring in between makes ``wait(after:)`` return at once. No waiter is
 /// ever resumed by a timer or another thread, so wake-ups stay in the simulation's order.

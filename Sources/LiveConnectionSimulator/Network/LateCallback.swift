@@ -10,14 +10,14 @@ import LiveConnectionTraces
 /// This is how a stale callback happens on a real socket: the manager ends a generation
 /// and closes its connection, but the closing handshake takes a while (RFC 6455 §5.5.1: the
 /// client reads on until the server's close arrives), and meanwhile the old connection
-/// still delivers what was in flight, to the shell's receive loop or ping task, tagged
+/// still delivers what was in flight (a pong included) to the shell's receive loop, tagged
 /// with the generation that ended. The manager has moved on by then and must fence it.
 struct LateCallback: Equatable {
     let kind: StaleCallback
     /// How long the client's close lingers before the callback arrives (zero: it was
     /// already there when the client closed).
     let after: Duration
-    /// Whether a `receive()` or `ping()` may take it now.
+    /// Whether a `receive()` may take it now.
     var isDue: Bool
 
     init(kind: StaleCallback, after: Duration) {
@@ -26,12 +26,13 @@ struct LateCallback: Equatable {
         isDue = after == .zero
     }
 
-    /// Whether a frame reader takes it (a pong goes to a ping in flight instead).
-    var reachesReceive: Bool { kind == .message || kind == .close || kind == .error }
-
-    /// Whether a reader is left for it on `link`: the receive side for a frame, a close or
-    /// an error; a ping in flight for a pong.
+    /// Whether a reader is left for it on `link`: the receive side, and for a pong a ping
+    /// in flight for it to answer.
     func canBeTaken(on link: Link) -> Bool {
-        reachesReceive ? !link.receiverGone : link.pingsInFlight > 0
+        switch kind {
+        case .message, .close, .error: !link.receiverGone
+        case .pong: !link.receiverGone && !link.pingsInFlight.isEmpty
+        case .open: false
+        }
     }
 }

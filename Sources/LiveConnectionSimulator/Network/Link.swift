@@ -63,8 +63,9 @@ struct Link {
     /// The client's reading side is over: a `receive()` returned the ending, failed or was
     /// cancelled, so a late frame, close or error has no one to reach.
     var receiverGone = false
-    /// Pings waiting for their pong (a late pong needs one).
-    var pingsInFlight = 0
+    /// Pings written and not yet answered, oldest first, with the instant each one's pong
+    /// reaches the client (a round trip later); a late pong needs one.
+    var pingsInFlight: [(number: UInt64, dueAt: VirtualClock.Instant)] = []
     /// Delayed sends in progress on this connection (its writer is stalled meanwhile).
     var stalledSends = 0
     /// When the last delayed send on it completed.

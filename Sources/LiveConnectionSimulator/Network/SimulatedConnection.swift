@@ -91,6 +91,10 @@ public struct SimulatedConnection: TransportConnection {
     public func receive() async throws(TransportError) -> TransportEvent {
         enum Step {
             case deliver(Result<TransportEvent, TransportError>)
+            /// A pong to one of our pings.
+            case pong(UInt64)
+            /// A late callback that a close lingering for it waits to see taken.
+            case lateWake(TransportEvent)
             case park
             case sleep(until: VirtualClock.Instant)
             case fail(TransportError)
@@ -105,7 +109,9 @@ public struct SimulatedConnection: TransportConnection {
                     // already read from the socket, or what the closing handshake brings),
                     // and the shell's receive loop hands it on, tagged with its now stale
                     // generation.
-                    guard let late = state.links[index].late, late.reachesReceive else {
+                    guard let late = state.links[index].late, late.kind != .open,
+                        late.kind != .pong || !state.links[index].pingsInFlight.isEmpty
+                    else {
                         state.links[index].receiverGone = true
                         return .fail(.notConnected)
                     }
@@ -119,14 +125,33 @@ public struct SimulatedConnection: TransportConnection {
                     case .close:
                         state.links[index].receiverGone = true
                         return .deliver(.success(.closed(code: .internalError, reason: "late close")))
-                    case .error, .pong, .open:
+                    case .pong:
+                        // The pong to the oldest ping still in flight, read after the close.
+                        let number = state.links[index].pingsInFlight.removeFirst().number
+                        return .lateWake(.pong(number))
+                    case .error, .open:
                         state.links[index].receiverGone = true
                         return .deliver(.failure(.reset(errno: "ECONNRESET")))
                     }
                 }
                 state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
+                // A silent peer never answers; a thaw lets what waits (frames, pongs) through.
                 if state.isSilent(state.links[index]) { return .park }
-                guard let head = state.links[index].inbox.first else { return .park }
+                let head = state.links[index].inbox.first
+                // A pong travels apart from the frames (its ping's round trip, not one way),
+                // and none comes from a server that ended the connection; a frame due at the
+                // same instant goes first.
+                if state.links[index].endedByServerAt == nil, let pong = state.links[index].pingsInFlight.first,
+                    head.map({ $0.deliverAt > pong.dueAt }) ?? true
+                {
+                    if pong.dueAt > now { return .sleep(until: pong.dueAt) }
+                    state.links[index].pingsInFlight.removeFirst()
+                    state.touch(index, now: now)
+                    state.statistics.pongs += 1
+                    state.record(.ponged(socket: id), at: now)
+                    return .pong(pong.number)
+                }
+                guard let head else { return .park }
                 if head.deliverAt > now { return .sleep(until: head.deliverAt) }
                 state.links[index].inbox.removeFirst()
                 state.links[index].delivered += 1
@@ -134,6 +159,7 @@ public struct SimulatedConnection: TransportConnection {
                 state.statistics.framesDelivered += 1
                 switch head.event {
                 case .success(.message): break
+                case .success(.pong): break  // never queued: pongs wait in pingsInFlight
                 case .success(.closed(let code, let reason)):
                     state.links[index].serverCloseDelivered = CloseFrame(code: code, reason: reason)
                     state.record(.told(socket: id, code: code), at: now)
@@ -149,6 +175,13 @@ public struct SimulatedConnection: TransportConnection {
                 bell.ring()  // a delayed send waits for this
                 network.ringWire()
                 return try event.get()
+            case .pong(let number):
+                network.ringWire()
+                return .pong(number)
+            case .lateWake(let event):
+                bell.ring()  // a close that lingers for a late callback waits for this
+                network.ringWire()
+                return event
             case .park:
                 if Task.isCancelled { throw readerCancelled() }
                 await bell.wait(after: epoch)
@@ -160,9 +193,11 @@ public struct SimulatedConnection: TransportConnection {
         }
     }
 
-    public func ping() async throws(TransportError) {
+    /// Writes a ping; its pong comes back through ``receive()`` a round trip later, or once
+    /// a frozen peer thaws, and never from a server that ended the connection.
+    public func ping(_ number: UInt64) async throws(TransportError) {
         let now = network.clock.now
-        let (bell, roundTrip) = try network.state.withLock { (state) throws(TransportError) -> (Doorbell, Duration) in
+        let bell = try network.state.withLock { (state) throws(TransportError) -> Doorbell? in
             let link = state.links[index]
             if link.clientClosedAt != nil { throw .notConnected }
             if link.endedByServerAt != nil {
@@ -170,75 +205,15 @@ public struct SimulatedConnection: TransportConnection {
                 throw link.endingError ?? .notConnected
             }
             state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
-            if !state.isSilent(state.links[index]) { state.touch(index, now: now) }
+            let silent = state.isSilent(state.links[index])
+            if !silent { state.touch(index, now: now) }
             state.record(.pinged(socket: id), at: now)
-            state.links[index].pingsInFlight += 1
-            return (link.doorbell, state.latency * 2)
+            state.links[index].pingsInFlight.append((number, now.advanced(by: state.latency * 2)))
+            // The receive loop waits for the pong; a silent peer's thaw rings for it instead.
+            return silent ? nil : link.doorbell
         }
-        defer { network.state.withLock { $0.links[index].pingsInFlight -= 1 } }
+        bell?.ring()
         network.ringWire()
-        // No latency: the pong is already here (a zero sleep would still cost a wake-up).
-        if roundTrip > .zero {
-            do {
-                try await network.clock.sleep(for: roundTrip)
-            } catch {
-                // Torn down while the pong was in flight: it may still arrive, late.
-                if takeLatePong() { return }
-                throw .cancelled
-            }
-        }
-        while true {
-            let epoch = bell.epoch
-            let now = network.clock.now
-            var lateTaken = false
-            let answered = try network.state.withLock { (state) throws(TransportError) -> Bool in
-                let link = state.links[index]
-                if link.clientClosedAt != nil {
-                    // Closed by the client: only an armed late pong still arrives, once due.
-                    guard let late = link.late, late.kind == .pong else { throw .cancelled }
-                    guard late.isDue else { return false }
-                    state.links[index].late = nil
-                    state.statistics.lateCallbacks += 1
-                    lateTaken = true
-                    return true
-                }
-                if link.endedByServerAt != nil {
-                    state.record(.told(socket: id, code: nil), at: now)
-                    throw link.endingError ?? .notConnected
-                }
-                state.links[index].settleIdle(timeout: state.idleTimeout, now: now)
-                // A silent peer never answers; a thaw lets the pong through.
-                guard !state.isSilent(state.links[index]) else { return false }
-                state.touch(index, now: now)
-                state.statistics.pongs += 1
-                state.record(.ponged(socket: id), at: now)
-                return true
-            }
-            if answered {
-                if lateTaken { bell.ring() }  // a close that lingers for a late pong waits for this
-                network.ringWire()
-                return
-            }
-            if Task.isCancelled {
-                if takeLatePong() { return }
-                throw .cancelled
-            }
-            await bell.wait(after: epoch)
-        }
-    }
-
-    /// A pong armed to arrive late, due now that the client closed the connection.
-    private func takeLatePong() -> Bool {
-        let (taken, bell) = network.state.withLock { state in
-            guard let late = state.links[index].late, late.kind == .pong, late.isDue else {
-                return (false, state.links[index].doorbell)
-            }
-            state.links[index].late = nil
-            state.statistics.lateCallbacks += 1
-            return (true, state.links[index].doorbell)
-        }
-        if taken { bell.ring() }
-        return taken
     }
 
     /// A reader cancelled: nothing reads this connection any more.

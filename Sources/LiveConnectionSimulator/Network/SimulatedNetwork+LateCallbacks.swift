@@ -20,10 +20,10 @@ extension SimulatedNetwork {
     ///   newest). When the client closes it, the close lingers `after` (the closing
     ///   handshake: the client reads on until the server's close arrives) and then the
     ///   connection delivers, to a `receive()` still pending on it, the last frame the
-    ///   server logged, a close frame (1011 "late close") or an ECONNRESET; or a pong to a
-    ///   ping still in flight. The close completes once the callback was taken (or no one
+    ///   server logged, a close frame (1011 "late close"), an ECONNRESET, or the pong to the
+    ///   oldest ping still in flight. The close completes once the callback was taken (or no one
     ///   is left to take it). With `after` zero the close does not linger: the callback
-    ///   is simply there for a `receive()` or ping that looks after the close.
+    ///   is simply there for a `receive()` that looks after the close.
     /// - `open` arms the newest attempt whose handshake is in progress (or, if none is, the
     ///   next one to start): if the client gives it up, its handshake completes anyway, and
     ///   `connect` returns an open connection the client no longer wants. `after` is

@@ -18,8 +18,8 @@ public import typealias LiveConnection.Mutex
 /// ```
 ///
 /// Everything happens in virtual time: a handshake takes one round trip (2 × latency), a
-/// server frame arrives one latency after it was sent, a pong one round trip after its
-/// ping. Waiting is done by the caller's own task (a `receive()` sleeps until its frame's
+/// server frame arrives one latency after it was sent, a pong (returned by `receive()`) one
+/// round trip after its ping. Waiting is done by the caller's own task (a `receive()` sleeps until its frame's
 /// delivery instant on the `VirtualClock`), so the network starts no tasks and reads no
 /// wall clock. Client frames take effect at the server when the transport takes them
 /// (latency is modelled on the server-to-client path and on round trips).

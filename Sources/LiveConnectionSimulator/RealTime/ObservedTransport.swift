@@ -219,9 +219,9 @@ private final class Observed: TransportConnection {
         return event
     }
 
-    func ping() async throws(TransportError) {
-        try await inner.ping()
-        transport.heard(on: index)
+    /// The pong, when it comes, is heard by ``receive()`` like any frame.
+    func ping(_ number: UInt64) async throws(TransportError) {
+        try await inner.ping(number)
     }
 
     func close(code: CloseCode, reason: String) async {

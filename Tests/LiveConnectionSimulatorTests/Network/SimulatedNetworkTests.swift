@@ -105,7 +105,7 @@ struct SimulatedNetworkTests {
             let deadSince = network.heldLinks().first?.deadSince
             return try await withThrowingTaskGroup(of: Duration?.self) { group in
                 group.addTask {
-                    try await connection.ping()
+                    try await connection.pingRoundTrip(1)
                     return clock.now.sinceStart
                 }
                 group.addTask {
@@ -128,12 +128,12 @@ struct SimulatedNetworkTests {
             network.setIdleTimeout(.seconds(10))
             let connection = try await network.connect(to: Self.endpoint)
             try await clock.sleep(for: .seconds(5))
-            try await connection.ping()  // traffic at 5 s: the drop moves to 15 s
+            try await connection.pingRoundTrip(1)  // traffic at 5 s: the drop moves to 15 s
             try await clock.sleep(for: .seconds(12))
             let deadSince = network.heldLinks().first?.deadSince
             let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
                 group.addTask {
-                    try await connection.ping()
+                    try await connection.pingRoundTrip(2)
                     return true
                 }
                 group.addTask {
@@ -306,5 +306,16 @@ struct SimulatedNetworkSeamTests {
         #expect(generations.count == 3, "\(generations)")
         #expect(links.map(\.generation) == generations.map { Optional($0) })
         #expect(links.allSatisfy { $0.endpoint.headers.isEmpty }, "\(links.map(\.endpoint.headers))")
+    }
+}
+
+extension TransportConnection {
+    /// Pings with `number` and reads until its pong comes back (the seam's ping returns once
+    /// written; its pong arrives through `receive()`).
+    fileprivate func pingRoundTrip(_ number: UInt64) async throws(TransportError) {
+        try await ping(number)
+        while true {
+            if case .pong(let answered) = try await receive(), answered >= number { return }
+        }
     }
 }

@@ -25,6 +25,9 @@ final class InMemoryServer: Sendable {
         var closes: [String] = []
         var handshakeStatus: Int?
         var frozen = false
+        var holdsPongs = false
+        /// Pings held unanswered while ``holdPongs()`` holds: (connection, ping number).
+        var heldPings: [(connection: InMemoryConnection, number: UInt64)] = []
         var stallSends = false
         var headers: [[Endpoint.Header]] = []
     }
@@ -68,6 +71,45 @@ final class InMemoryServer: Sendable {
     }
 
     var isFrozen: Bool { state.withLock { $0.frozen } }
+
+    /// Pings go unanswered until ``answerLatestPings()`` (a peer slow to answer).
+    func holdPongs() { state.withLock { $0.holdsPongs = true } }
+
+    /// The numbers of the pings held unanswered, in order.
+    var heldPings: [UInt64] { state.withLock { $0.heldPings.map(\.number) } }
+
+    /// Answers only the latest held ping of each connection, as RFC 6455 §5.5.3 allows, and
+    /// stops holding.
+    func answerLatestPings() {
+        let latest = state.withLock { state in
+            defer {
+                state.heldPings = []
+                state.holdsPongs = false
+            }
+            var latest: [(connection: InMemoryConnection, number: UInt64)] = []
+            for held in state.heldPings {
+                latest.removeAll { $0.connection === held.connection }
+                latest.append(held)
+            }
+            return latest
+        }
+        for (connection, number) in latest { connection.deliverPong(number) }
+    }
+
+    /// Sends every live connection a pong carrying `number`, answering whatever it answers.
+    func sendPong(_ number: UInt64) {
+        for connection in live() { connection.deliverPong(number) }
+    }
+
+    /// Whether the ping is answered at once (not frozen, not held).
+    func answersPing(_ number: UInt64, on connection: InMemoryConnection) -> Bool {
+        state.withLock { state in
+            if state.frozen { return false }  // a frozen peer never answers
+            guard state.holdsPongs else { return true }
+            state.heldPings.append((connection, number))
+            return false
+        }
+    }
 
     /// The next send never completes until its connection ends (a command stays in flight).
     func stallNextSend() { state.withLock { $0.stallSends = true } }
@@ -141,6 +183,8 @@ final class InMemoryConnection: TransportConnection {
 
     func deliver(_ message: Message) { inbox.post(.success(.message(message))) }
 
+    func deliverPong(_ number: UInt64) { inbox.post(.success(.pong(number))) }
+
     func endFromServer(_ ending: Result<TransportEvent, TransportError>) {
         closed.withLock { $0 = true }
         if case .failure(let error) = ending { self.ending.withLock { $0 = error } }
@@ -163,11 +207,9 @@ final class InMemoryConnection: TransportConnection {
         return try next.get()
     }
 
-    func ping() async throws(TransportError) {
-        guard server.isFrozen else { return }
-        // A frozen peer never answers: wait until the manager gives up on us.
-        _ = await Mailbox<Void>().next()
-        throw .cancelled
+    func ping(_ number: UInt64) async throws(TransportError) {
+        guard !isClosed else { throw ending.withLock { $0 } ?? .notConnected }
+        if server.answersPing(number, on: self) { deliverPong(number) }
     }
 
     func close(code: CloseCode, reason: String) async {
