@@ -81,6 +81,8 @@ public final class InvariantMonitor: Sendable {
         let now = self.now()
         report(
             state.withLock { state in
+                state.lookAtWorld()
+                defer { state.forgetWorld() }
                 state.observe(input, effects, now: now)
                 state.checkTime(now: now)
                 return state.takeNewViolation()
@@ -144,6 +146,8 @@ public final class InvariantMonitor: Sendable {
         report(
             state.withLock { state in
                 state.settleAppCalls()
+                state.lookAtWorld()
+                defer { state.forgetWorld() }
                 state.checkTime(now: now)
                 return state.takeNewViolation()
             })
@@ -161,6 +165,8 @@ public final class InvariantMonitor: Sendable {
         report(
             state.withLock { state in
                 guard !state.runEnded else { return false }
+                state.lookAtWorld()
+                defer { state.forgetWorld() }
                 state.checkTime(now: now)
                 state.runEnded = true
                 return state.takeNewViolation()

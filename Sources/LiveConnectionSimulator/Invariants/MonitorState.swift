@@ -15,6 +15,9 @@ struct MonitorState {
     /// What is right: the judge's own statement of the seed documents (never the code's).
     let specification: Specification
     let world: any WorldTruth
+    /// What the world showed at the start of the current step (``lookAtWorld()``; nil between
+    /// steps): every rule of the step reads it, so the world is asked once per step.
+    var snapshot: WorldSnapshot?
     /// The identity server behind the credentials provider (nil: the judge does not know it).
     let issuer: CredentialsIssuer?
     /// How late a real clock's timers and the monitor's own checks may run: added to every
