@@ -82,7 +82,6 @@ public final class InvariantMonitor: Sendable {
         report(
             state.withLock { state in
                 state.lookAtWorld()
-                defer { state.forgetWorld() }
                 state.observe(input, effects, now: now)
                 state.checkTime(now: now)
                 return state.takeNewViolation()
@@ -147,7 +146,6 @@ public final class InvariantMonitor: Sendable {
             state.withLock { state in
                 state.settleAppCalls()
                 state.lookAtWorld()
-                defer { state.forgetWorld() }
                 state.checkTime(now: now)
                 return state.takeNewViolation()
             })
@@ -166,7 +164,6 @@ public final class InvariantMonitor: Sendable {
             state.withLock { state in
                 guard !state.runEnded else { return false }
                 state.lookAtWorld()
-                defer { state.forgetWorld() }
                 state.checkTime(now: now)
                 state.runEnded = true
                 return state.takeNewViolation()

@@ -16,67 +16,57 @@ extension MonitorState {
             timeChecks: !runEnded, heartbeatInterval: configuration.heartbeatInterval)
     }
 
-    /// A step starts: the world answers this step's questions at once.
+    /// A step starts: the world answers this step's questions at once. Every rule reads the
+    /// world through the accessors below, after this.
     mutating func lookAtWorld() {
-        snapshot = world.snapshot(questions)
+        let questions = self.questions
+        world.answer(questions, into: &snapshot)
     }
-
-    /// The step is over: the next one looks again.
-    mutating func forgetWorld() {
-        snapshot = nil
-    }
-
-    /// This step's snapshot (outside a step, a fresh one).
-    private var seen: WorldSnapshot { snapshot ?? world.snapshot(questions) }
 
     /// The connections not checked yet (``WorldTruth/links(from:)`` from ``linksChecked``).
     var uncheckedLinks: ArraySlice<LinkTruth> {
-        let seen = self.seen
-        return seen.newLinks.dropFirst(linksChecked - seen.questions.linksFrom)
+        snapshot.newLinks.dropFirst(linksChecked - snapshot.questions.linksFrom)
     }
 
     /// ``WorldTruth/replayableFrom``.
-    var replayableFrom: UInt64? { seen.replayableFrom }
+    var replayableFrom: UInt64? { snapshot.replayableFrom }
 
     /// ``WorldTruth/heldLinks()``, as far as `single-live-transport` reads them.
     var heldLinks: [WorldSnapshot.HeldLink] {
-        let seen = self.seen
-        return seen.questions.timeChecks ? seen.held : world.heldLinks().map(WorldSnapshot.HeldLink.init)
+        snapshot.questions.timeChecks ? snapshot.held : world.heldLinks().map(WorldSnapshot.HeldLink.init)
     }
 
     /// `deadSince` of generation `g`'s latest connection (``WorldTruth/link(for:)``), nil when
     /// it has none or it is healthy.
     func deadSince(ofLinkFor g: Generation) -> VirtualClock.Instant? {
-        if let watched = seen.watched, watched.generation == g { return watched.deadSince }
+        if let watched = snapshot.watched, watched.generation == g { return watched.deadSince }
         return world.link(for: g)?.deadSince
     }
 
     /// Whether generation `g` has a connection at all (``WorldTruth/link(for:)`` is not nil).
     func hasLink(for g: Generation) -> Bool {
-        if let watched = seen.watched, watched.generation == g { return watched.hasLink }
+        if let watched = snapshot.watched, watched.generation == g { return watched.hasLink }
         return world.link(for: g) != nil
     }
 
     /// ``WorldTruth/welcomesConnections(heartbeatInterval:)`` at P.
     var welcomesConnections: Bool? {
-        let seen = self.seen
-        guard seen.questions.timeChecks else {
+        guard snapshot.questions.timeChecks else {
             return world.welcomesConnections(heartbeatInterval: configuration.heartbeatInterval)
         }
-        return seen.welcomesConnections
+        return snapshot.welcomesConnections
     }
 
     /// ``WorldTruth/lastSendDelayedAt``.
-    var lastSendDelayedAt: VirtualClock.Instant? { seen.lastSendDelayedAt }
+    var lastSendDelayedAt: VirtualClock.Instant? { snapshot.lastSendDelayedAt }
 
     /// ``WorldTruth/commandCount`` and the commands from ``commandsChecked`` on (empty unless
     /// there are more than that).
     var uncheckedCommands: (count: Int, commands: [(connection: Int, text: String)]) {
-        let seen = self.seen
-        guard seen.questions.timeChecks, seen.questions.commandsFrom == commandsChecked else {
+        guard snapshot.questions.timeChecks, snapshot.questions.commandsFrom == commandsChecked else {
             let count = world.commandCount
             return (count, count > commandsChecked ? world.commands(from: commandsChecked) : [])
         }
-        return (seen.commandCount, seen.newCommands)
+        return (snapshot.commandCount, snapshot.newCommands)
     }
 }

@@ -122,14 +122,37 @@ public struct WorldSnapshot: Sendable {
     public init(questions: WorldQuestions) {
         self.questions = questions
     }
+
+    /// Nothing read yet for `questions`; the arrays keep their storage, so a monitor that
+    /// refills one snapshot at every step allocates nothing for it.
+    public mutating func clear(for questions: WorldQuestions) {
+        self.questions = questions
+        if !newLinks.isEmpty { newLinks.removeAll(keepingCapacity: true) }
+        if !held.isEmpty { held.removeAll(keepingCapacity: true) }
+        watched = nil
+        commandCount = 0
+        if !newCommands.isEmpty { newCommands.removeAll(keepingCapacity: true) }
+        replayableFrom = nil
+        welcomesConnections = nil
+        lastSendDelayedAt = nil
+    }
 }
 
 extension WorldTruth {
     /// The default: ``answeredOneAtATime(_:)``.
-    public func snapshot(_ questions: WorldQuestions) -> WorldSnapshot { answeredOneAtATime(questions) }
+    public func answer(_ questions: WorldQuestions, into snapshot: inout WorldSnapshot) {
+        snapshot = answeredOneAtATime(questions)
+    }
+
+    /// The answers to `questions` in a snapshot of their own.
+    public func snapshot(_ questions: WorldQuestions) -> WorldSnapshot {
+        var snapshot = WorldSnapshot(questions: questions)
+        answer(questions, into: &snapshot)
+        return snapshot
+    }
 
     /// The snapshot from the world's own questions, asked one at a time in the order the
-    /// monitor asked them before it took snapshots: what every world's ``WorldTruth/snapshot(_:)``
+    /// monitor asked them before it took snapshots: what every world's ``WorldTruth/answer(_:into:)``
     /// must equal when nothing changes in between (the tests hold ``SimulatedNetwork``'s to it).
     public func answeredOneAtATime(_ questions: WorldQuestions) -> WorldSnapshot {
         var snapshot = WorldSnapshot(questions: questions)

@@ -9,17 +9,21 @@ extension SimulatedNetwork {
     /// Idle timeouts are settled up to now exactly when the questions one at a time would
     /// have settled them (the held connections are read, or a new connection is), so the
     /// network's own counters do not depend on how the monitor asks.
-    public func snapshot(_ questions: WorldQuestions) -> WorldSnapshot {
+    public func answer(_ questions: WorldQuestions, into snapshot: inout WorldSnapshot) {
         let now = clock.now
-        return state.withLock { state in
-            var snapshot = WorldSnapshot(questions: questions)
+        snapshot.clear(for: questions)
+        state.withLock { state in
             let hasNewLinks = questions.linksFrom < state.links.count
             if questions.timeChecks || hasNewLinks { state.settleAll(now: now) }
-            if hasNewLinks { snapshot.newLinks = state.links[questions.linksFrom...].map { state.truth(of: $0) } }
+            if hasNewLinks {
+                for index in questions.linksFrom..<state.links.count {
+                    snapshot.newLinks.append(state.truth(of: state.links[index]))
+                }
+            }
             snapshot.replayableFrom = state.server.oldestRetained
             snapshot.lastSendDelayedAt = state.lastSendDelayedAt
-            guard questions.timeChecks else { return snapshot }
-            snapshot.held = state.held.map { state.heldLink(at: $0) }
+            guard questions.timeChecks else { return }
+            for index in state.held { snapshot.held.append(state.heldLink(at: index)) }
             if let g = questions.watching {
                 // The live generation's link is one of the last few: search from the end.
                 let index = state.links.lastIndex { $0.generation == g }
@@ -32,7 +36,6 @@ extension SimulatedNetwork {
             if snapshot.commandCount > questions.commandsFrom {
                 snapshot.newCommands = state.server.commands.since(questions.commandsFrom)
             }
-            return snapshot
         }
     }
 }
