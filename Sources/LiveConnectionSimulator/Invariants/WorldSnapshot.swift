@@ -1,47 +1,15 @@
 public import LiveConnection
 public import SimulationKernel
 
-/// What the invariant monitor asks the world at one step: which new connections and
-/// commands it has not read yet, whose connection it watches for death, and whether the
-/// step runs the time checks.
-///
-/// ```swift
-/// let snapshot = network.snapshot(WorldQuestions(linksFrom: 3, commandsFrom: 10, watching: g, timeChecks: true))
-/// ```
-public struct WorldQuestions: Hashable, Sendable {
-    /// The connections from this one on (0-based, in order of attempts) are new to the monitor.
-    public var linksFrom: Int
-    /// The command frames from this position on are new to the monitor.
-    public var commandsFrom: Int
-    /// The generation whose latest connection the dead-peer rule watches this step (the open
-    /// one), if any: only its ``WorldSnapshot/Watched/deadSince`` is read, so no full
-    /// ``LinkTruth`` is built for it.
-    public var watching: Generation?
-    /// The step runs the time checks: the held connections, the liveness facts and the
-    /// commands are read, and idle timeouts are settled up to now first (as ``WorldTruth/heldLinks()`` does).
-    public var timeChecks: Bool
-    /// The heartbeat interval P, for ``WorldTruth/welcomesConnections(heartbeatInterval:)``.
-    public var heartbeatInterval: Duration
-
-    public init(
-        linksFrom: Int, commandsFrom: Int, watching: Generation?, timeChecks: Bool, heartbeatInterval: Duration
-    ) {
-        self.linksFrom = linksFrom
-        self.commandsFrom = commandsFrom
-        self.watching = watching
-        self.timeChecks = timeChecks
-        self.heartbeatInterval = heartbeatInterval
-    }
-}
-
 /// The world as the invariant monitor reads it at one step, taken at once: the answers to
 /// one ``WorldQuestions``, so a step costs the world one lock, not one per question, and the
 /// open connection is not copied into a full ``LinkTruth`` at every step only for its death.
 ///
 /// ```swift
-/// let snapshot = network.snapshot(questions)
+/// var snapshot = WorldSnapshot(questions: questions)
+/// network.answer(questions, into: &snapshot)      // at every step, into the same value
 /// for link in snapshot.newLinks { print(link.id, link.endpoint.url) }
-/// if let watched = snapshot.watched, watched.generation == g { print(watched.deadSince as Any) }
+/// if let watched = snapshot.watched { print(watched.generation, watched.deadSince as Any) }
 /// ```
 ///
 /// The answers are those of ``WorldTruth``'s own questions asked at the same instant: what a
@@ -61,6 +29,7 @@ public struct WorldSnapshot: Sendable {
         /// When the last delayed send on it completed.
         public var lastStallEndedAt: VirtualClock.Instant?
 
+        /// The parts of a held connection `single-live-transport` reads.
         public init(
             id: Int, generation: Generation?, openedAt: VirtualClock.Instant?, writerStalled: Bool,
             lastStallEndedAt: VirtualClock.Instant?
@@ -83,12 +52,14 @@ public struct WorldSnapshot: Sendable {
     /// The watched generation (``WorldQuestions/watching``) and what the dead-peer rule reads
     /// of its latest connection.
     public struct Watched: Hashable, Sendable {
+        /// The generation asked about.
         public var generation: Generation
         /// It has a connection at all (`WorldTruth.link(for:)` is not nil).
         public var hasLink: Bool
         /// ``LinkTruth/deadSince`` of that connection.
         public var deadSince: VirtualClock.Instant?
 
+        /// What the dead-peer rule reads of `generation`'s latest connection.
         public init(generation: Generation, hasLink: Bool, deadSince: VirtualClock.Instant?) {
             self.generation = generation
             self.hasLink = hasLink
