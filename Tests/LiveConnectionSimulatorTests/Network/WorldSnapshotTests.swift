@@ -2,9 +2,9 @@ import LiveConnection
 import LiveConnectionSimulator
 import Testing
 
-/// The invariant monitor reads the world once per step (`WorldTruth.snapshot(_:)`): the
-/// simulated network answers under one lock, and must answer exactly as its questions asked
-/// one at a time, or a rule would judge a different world than before.
+/// The invariant monitor reads the world once per step (`WorldTruth.answer(_:into:)`): the
+/// simulated network and the observed transport answer under one lock, and must answer
+/// exactly as their questions asked one at a time, or a rule would judge a different world.
 @Suite("World snapshot")
 struct WorldSnapshotTests {
     static let endpoint = Scenario.endpoint(0)
@@ -29,7 +29,7 @@ struct WorldSnapshotTests {
 
     /// The differences between the one-lock snapshot and the questions one at a time, for
     /// every question at this instant ("" when none).
-    static func differences(in network: SimulatedNetwork, links: Int, commands: Int, at label: String) -> [String] {
+    static func differences(in network: some WorldTruth, links: Int, commands: Int, at label: String) -> [String] {
         var problems: [String] = []
         for questions in Self.questions(links: links, commands: commands) {
             // One at a time first: it settles idle timeouts too, so both see the same world.
@@ -76,6 +76,28 @@ struct WorldSnapshotTests {
             network.thaw()
             network.setHostile(.malformedFrame)
             problems += Self.differences(in: network, links: 2, commands: 2, at: "one closed, hostile")
+            return problems
+        }
+        let problems = try result.get()
+        let count = problems.count
+        #expect(count == 0, "the first of them:\n\(problems.prefix(5).joined(separator: "\n"))")
+    }
+
+    @Test("an observed transport's snapshot answers as its questions one at a time")
+    func observedSnapshotMatchesQuestions() throws {
+        let clock = VirtualClock()
+        let network = SimulatedNetwork(clock: clock)
+        let observed = ObservedTransport(network, now: { clock.now })
+        let result = Simulation.run(clock: clock, until: .seconds(3600)) {
+            var problems = Self.differences(in: observed, links: 0, commands: 0, at: "empty")
+            let first = try await observed.connect(to: Self.endpoint, generation: 1)
+            try await first.send(.text(#"{"type":"subscribe","topic":"feed"}"#))
+            try await first.send(.text("command-1"))
+            problems += Self.differences(in: observed, links: 1, commands: 1, at: "one open")
+            let second = try await observed.connect(to: Self.endpoint, generation: 2)
+            try await second.send(.text("command-2"))
+            await first.close(code: .normal, reason: "done")
+            problems += Self.differences(in: observed, links: 2, commands: 2, at: "one closed")
             return problems
         }
         let problems = try result.get()
