@@ -51,7 +51,9 @@ let package = Package(
             exclude: ["Peers"], swiftSettings: strict),
         .testTarget(
             name: "LiveConnectionTests",
-            dependencies: ["LiveConnection", "LiveConnectionSimulator", "LiveServerContract", "PackageFiles"],
+            dependencies: [
+                "LiveConnection", "LiveConnectionSimulator", "LiveServerContract", "PackageFiles", "BenchmarkSupport",
+            ],
             swiftSettings: strict),
         // Tests' access to the package's own files (its root, docs, sources): one place that knows where they are.
         .target(name: "PackageFiles", path: "Tests/PackageFiles", swiftSettings: strict),

@@ -66,11 +66,11 @@ enum SpinModelBenchmark {
         } else {
             line += "SPIN not run; bytes/state ours \(format(ourBytes, 1))"
         }
-        try ResultsSection.write(
-            "spin-model \(model.maxGeneration) \(model.maxSequence) \(model.maxFailures)",
+        try checkerResults.write(
+            section: "spin-model \(model.maxGeneration) \(model.maxSequence) \(model.maxFailures)",
             report(
                 model: model, machine: machine, spin: spin, one: one, all: all, peak: peakResidentBytes(), line: line))
-        say("recorded in \(ResultsSection.file.path)")
+        say("recorded in \(checkerResults.path)")
         say(line)
     }
 

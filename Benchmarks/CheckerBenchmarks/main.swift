@@ -207,9 +207,9 @@ report += """
 
     """
 do {
-    try ResultsSection.write("connection-model", report)
-    say("wrote \(ResultsSection.file.path)")
+    try checkerResults.write(section: "connection-model", report)
+    say("wrote \(checkerResults.path)")
 } catch {
-    say("could not write \(ResultsSection.file.path): \(error)")
+    say("could not write \(checkerResults.path): \(error)")
     exit(1)
 }

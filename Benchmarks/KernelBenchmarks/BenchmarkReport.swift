@@ -46,8 +46,7 @@ struct BenchmarkReport {
     }
 
     var markdown: String {
-        var lines = ["# \(title)", ""]
-        lines += BenchmarkMachine.current.markdown
+        var lines = BenchmarkMachine.current.markdown
         lines.append("")
         if !preamble.isEmpty { lines.append(contentsOf: preamble + [""]) }
         for table in tables { lines.append(contentsOf: [table.markdown, ""]) }
@@ -55,7 +54,7 @@ struct BenchmarkReport {
     }
 
     func write(to path: String) throws {
-        try markdown.write(toFile: path, atomically: true, encoding: .utf8)
+        try ResultsFile(path: path, title: "# \(title)").write(section: "run", markdown)
         print("wrote \(path)")
     }
 }

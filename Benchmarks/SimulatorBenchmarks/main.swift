@@ -220,13 +220,11 @@ report()
 report("- \(identical) of \(determinismSeeds.count) seeds gave byte-identical logs when run twice")
 report("- \(differentFromNext) of \(determinismSeeds.count) logs differed from the next seed's")
 
-let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("results")
-try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-let file = directory.appendingPathComponent("simulator.md")
+// The run's own section; the comparisons written by hand below it stay.
+let results = ResultsFile("simulator.md", title: "# Simulator benchmarks")
 do {
-    try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
-    print("\nwrote \(file.path)")
+    try results.write(section: "run", lines.dropFirst().joined(separator: "\n"))
+    print("\nwrote \(results.path)")
 } catch {
-    print("could not write \(file.path): \(error)")
+    print("could not write \(results.path): \(error)")
 }

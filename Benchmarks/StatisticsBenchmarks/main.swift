@@ -173,7 +173,8 @@ report("")
 report("sink \(sink > 0 ? "ok" : "?")")
 
 do {
-    try (lines.joined(separator: "\n") + "\n").write(toFile: output, atomically: true, encoding: .utf8)
+    try ResultsFile(path: output, title: "# Statistics benchmarks")
+        .write(section: "run", lines.dropFirst().joined(separator: "\n"))
     print("wrote \(output)")
 } catch {
     print("could not write \(output): \(error)")

@@ -215,8 +215,6 @@ func run() async throws {
     print("| decode 64 KiB binary frames | \(decodeCells) |")
 
     let report = """
-        # Transport benchmarks
-
         \(BenchmarkMachine.current.markdown.joined(separator: "\n"))
         - build: `swift build -c release`, then `.build/release/TransportBenchmarks` (it starts
           `.build/release/livesim serve --echo`, then `Tests/WebSocketTransportTests/Peers/echo_server.py`
@@ -243,9 +241,10 @@ func run() async throws {
         figure beside it includes that client's handshake and warm-up round trips.
 
         """
-    let path = root.appendingPathComponent("Benchmarks/results/transport.md")
-    try report.write(to: path, atomically: true, encoding: .utf8)
-    print("wrote \(path.path)")
+    let results = ResultsFile(
+        path: root.appendingPathComponent("Benchmarks/results/transport.md").path, title: "# Transport benchmarks")
+    try results.write(section: "run", report)
+    print("wrote \(results.path)")
 }
 
 do {

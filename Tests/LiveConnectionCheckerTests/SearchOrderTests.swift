@@ -21,6 +21,8 @@ struct SearchOrderTests {
         /// The level of the deepest state stored (the initial state's is 0).
         var depth = 0
         var violation: (property: String, actions: [ConnectionAction], final: ConnectionModel.State)?
+        /// The most states any one level holds.
+        var widestLevel = 0
     }
 
     static func reference(_ model: ConnectionModel) -> Reference {
@@ -61,6 +63,9 @@ struct SearchOrderTests {
         }
         result.distinct = seen.count
         result.depth = levels.last ?? 0
+        var width: [Int: Int] = [:]
+        for level in levels { width[level, default: 0] += 1 }
+        result.widestLevel = width.values.max() ?? 0
         return result
     }
 
@@ -78,13 +83,19 @@ struct SearchOrderTests {
         return bounds
     }
 
-    /// The world the thread counts are compared in: no topics and one endpoint, which keeps
-    /// more than 50,000 states (enough for parallel levels and merges) and takes the four
-    /// searches of a debug run from two minutes to seconds.
+    /// The world the thread counts and depth-first search are compared in: no topics and one
+    /// endpoint, which keeps 75,831 states (levels wide enough for parallel expansion and
+    /// merges) and takes the four searches of a debug run from two minutes to seconds. A
+    /// debug run walks it with the path's two reports in place of the network faults: 42,258
+    /// states, its widest levels still over 4,096 (``TestScale/searchSpaceStates``).
     static var spaceWorld: ConnectionBounds {
         var bounds = world
         bounds.topics = 0
         bounds.endpoints = 1
+        if !TestScale.searchSpaceStates.reaches(75_831) {
+            bounds.networkFaults = false
+            bounds.networkPath = true
+        }
         return bounds
     }
 
@@ -156,7 +167,11 @@ struct SearchOrderTests {
         #expect(result.statistics.distinctStates == expected.distinct)
         #expect(result.statistics.statesGenerated == expected.generated)
         #expect(result.statistics.depthReached == expected.depth)
-        #expect(expected.distinct > 50_000, "big enough for parallel levels and merges: \(expected.distinct)")
+        // The world docs/ci.md names, at this run's size (``TestScale/searchSpaceStates``).
+        #expect(expected.distinct == TestScale.searchSpaceStates.count)
+        // Big enough for parallel levels and merges: two threads expand a level of 512 states
+        // or more in parallel, and merge its candidates in parallel from 4,096.
+        #expect(expected.widestLevel > 4_096, "the widest level holds \(expected.widestLevel) states")
     }
 
     @Test("depth-first search with fingerprints visits as many states as breadth-first")
@@ -166,6 +181,7 @@ struct SearchOrderTests {
         let result = try ConnectionModel(bounds: Self.spaceWorld).check(options)
         #expect(result.passed)
         #expect(result.statistics.distinctStates == (try #require(Self.space)).distinct)
+        #expect(result.statistics.distinctStates == TestScale.depthFirstSpaceStates.count)
     }
 
     /// One command more, so that every broken variant shows (its search stops early).

@@ -31,6 +31,12 @@ struct HostileArgumentTests {
         return names.filter { seen.insert($0).inserted }
     }
 
+    /// Each command's ``options(of:)``, read once: the tests draw thousands of vectors per
+    /// command, and matching the usage text for each (a `Regex`, slow unoptimized) was most of
+    /// the CPU the hostile-argument tests spent in a debug run.
+    static let optionsByCommand: [String: [String]] = Dictionary(
+        uniqueKeysWithValues: Livesim.commands.map { ($0.name, options(of: $0)) })
+
     /// A deterministic vector for `command` (SplitMix64 over `seed`).
     static func vector(for command: Command, seed: UInt64) -> [String] {
         var state = seed
@@ -41,7 +47,7 @@ struct HostileArgumentTests {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return Int((z ^ (z >> 31)) % UInt64(bound))
         }
-        let options = Self.options(of: command)
+        let options = optionsByCommand[command.name] ?? Self.options(of: command)
         var words = [command.name]
         for _ in 0..<next(6) {
             switch next(10) {

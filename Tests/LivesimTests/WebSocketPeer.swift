@@ -16,8 +16,8 @@ final class WebSocketPeer {
     init(_ mode: String) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
             "Peers/ws_peer.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, mode]
+        process.executableURL = PythonInterpreter.executable
+        process.arguments = PythonInterpreter.arguments([script.path, mode])
         process.standardInput = input
         process.standardOutput = output
         try process.runGated()

@@ -80,6 +80,21 @@ public enum TestScale {
         test: "LiveConnectionCheckerTests/SearchOrderTests.sameSpace",
         unit: "thread counts held to the reference", debug: 2, full: 3)
 
+    /// The world the search's own tests walk, in distinct states: the parallel search's space
+    /// against the `Set`-based reference's (``sameSpaceThreadCounts``) and depth-first search's
+    /// against it (``depthFirstSpaceStates``), one reference search per run for both. At full
+    /// size it has network faults (down, freeze, thaw) and no path reports; a debug run swaps
+    /// the faults for the path's two reports, which keeps levels of more than 4,096 states (so
+    /// two threads still expand and merge a level in parallel) at 56 % of the states.
+    public static let searchSpaceStates = ProofSize(
+        test: "LiveConnectionCheckerTests/SearchOrderTests.sameSpace",
+        unit: "distinct states of the compared world", debug: 42_258, full: 75_831)
+
+    /// Depth-first search's coverage, held to the same reference in the same world.
+    public static let depthFirstSpaceStates = ProofSize(
+        test: "LiveConnectionCheckerTests/SearchOrderTests.depthFirstCoversTheSpace",
+        unit: "distinct states of the compared world", debug: searchSpaceStates.debug, full: searchSpaceStates.full)
+
     /// The expansion whose filter answers are remembered per key, against the plain filtered
     /// one, on the first states of a breadth-first walk.
     public static let keyedFilterStates = ProofSize(
@@ -134,7 +149,8 @@ public enum TestScale {
     /// Every proof with two sizes, in docs/ci.md's order.
     public static let proofs: [ProofSize] = [
         shippedMachineEndpoints, shippedMachineDepth, serverLogDepth, standardWorldDepth, preCheckStates,
-        sameSpaceThreadCounts, keyedFilterStates, cubeSide, sameCounterexampleVariants, shippedMachineSeeds,
+        sameSpaceThreadCounts, searchSpaceStates, depthFirstSpaceStates, keyedFilterStates, cubeSide,
+        sameCounterexampleVariants, shippedMachineSeeds,
         hostileServerSeeds, simulatorVariantSeeds, shrunkPlantedBugs,
         victimSeeds,
     ]

@@ -23,8 +23,9 @@ enum PeerClient {
     private static func runBlocking(_ script: String, _ arguments: [String], deadline: Duration) throws -> String {
         guard PeerServer.pythonPeersAvailable else { throw PeerServer.PeerError.pythonPackagesMissing }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", PeerServer.peersDirectory.appendingPathComponent(script).path] + arguments
+        process.executableURL = PythonInterpreter.executable
+        process.arguments = PythonInterpreter.arguments(
+            [PeerServer.peersDirectory.appendingPathComponent(script).path] + arguments)
         process.currentDirectoryURL = PeerServer.peersDirectory
         process.standardInput = FileHandle.nullDevice
         let run = try process.runCapturing(within: deadline, grace: .zero, mergingStandardError: true)

@@ -17,8 +17,8 @@ final class PeerServer: @unchecked Sendable {
     /// True when python3 can import websockets and wsproto.
     static let pythonPeersAvailable: Bool = {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import websockets, wsproto"]
+        process.executableURL = PythonInterpreter.executable
+        process.arguments = PythonInterpreter.arguments(["-c", "import websockets, wsproto"])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do { try process.runGated() } catch { return false }
@@ -49,8 +49,9 @@ final class PeerServer: @unchecked Sendable {
     private static func startBlocking(_ script: String, _ arguments: [String]) throws -> PeerServer {
         guard pythonPeersAvailable else { throw PeerError.pythonPackagesMissing }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", peersDirectory.appendingPathComponent(script).path] + arguments
+        process.executableURL = PythonInterpreter.executable
+        process.arguments = PythonInterpreter.arguments(
+            [peersDirectory.appendingPathComponent(script).path] + arguments)
         process.currentDirectoryURL = peersDirectory
         let output = Pipe()
         let input = Pipe()

@@ -81,6 +81,7 @@ public final class InvariantMonitor: Sendable {
         let now = self.now()
         report(
             state.withLock { state in
+                state.lookAtWorld()
                 state.observe(input, effects, now: now)
                 state.checkTime(now: now)
                 return state.takeNewViolation()
@@ -144,6 +145,7 @@ public final class InvariantMonitor: Sendable {
         report(
             state.withLock { state in
                 state.settleAppCalls()
+                state.lookAtWorld()
                 state.checkTime(now: now)
                 return state.takeNewViolation()
             })
@@ -161,6 +163,7 @@ public final class InvariantMonitor: Sendable {
         report(
             state.withLock { state in
                 guard !state.runEnded else { return false }
+                state.lookAtWorld()
                 state.checkTime(now: now)
                 state.runEnded = true
                 return state.takeNewViolation()

@@ -21,7 +21,7 @@ extension MonitorState {
         if !wasStopped, before.phase != .idle, !showsStopped {
             violate(.disconnectClosesAsAsked, at: now, "\(input) while \(before.phase) did not show the app stopped")
         }
-        guard let g = before.live, heardOpen == g, world.link(for: g) != nil else { return }
+        guard let g = before.live, heardOpen == g, hasLink(for: g) else { return }
         owedCloses.append((g, asked, now))
         checkOwedCloses(now: now)
     }

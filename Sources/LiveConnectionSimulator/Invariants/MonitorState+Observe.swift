@@ -229,7 +229,7 @@ extension MonitorState {
         if sequence <= last {
             violate(.exactlyOnceInOrder, at: now, "delivered seq \(sequence) after seq \(last)")
         } else if sequence > last + 1 {
-            if let oldest = world.replayableFrom, sequence - 1 >= oldest {
+            if let oldest = replayableFrom, sequence - 1 >= oldest {
                 violate(
                     .exactlyOnceInOrder, at: now,
                     "skipped seq \(last + 1)..<\(sequence), which the server still holds (log from \(oldest))")

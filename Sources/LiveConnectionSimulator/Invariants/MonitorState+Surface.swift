@@ -204,7 +204,7 @@ extension MonitorState {
 
     /// Every new socket went where its generation was opened for.
     mutating func checkNewLinks(now: VirtualClock.Instant) {
-        let links = world.links(from: linksChecked)
+        let links = uncheckedLinks
         linksChecked += links.count
         for link in links {
             checkCredentials(of: link, now: now)

@@ -20,7 +20,7 @@ extension MonitorState {
     private mutating func checkDeadPeer(now: VirtualClock.Instant) {
         guard let g = openGeneration else { return }
         checks += 2
-        guard let link = world.link(for: g), let dead = link.deadSince else { return }
+        guard let dead = deadSince(ofLinkFor: g) else { return }
         let deadline = max(dead, openReportedAt) + detectionBound + tolerance
         guard now > deadline else { return }
         violate(
@@ -35,9 +35,9 @@ extension MonitorState {
     /// At most one socket held; a closed generation's socket released within the grace.
     private mutating func checkHeldSockets(now: VirtualClock.Instant) {
         checks += 1
-        let held = world.heldLinks()
+        let held = heldLinks
         guard !held.isEmpty else { return }
-        var counted: [LinkTruth] = []
+        var counted: [WorldSnapshot.HeldLink] = []
         for link in held {
             guard let g = link.generation, g != live else {
                 counted.append(link)
@@ -66,7 +66,7 @@ extension MonitorState {
     private mutating func checkLiveness(now: VirtualClock.Instant) {
         checks += 1
         // A world that cannot tell whether it would let the manager in does not judge liveness.
-        let welcomes = world.welcomesConnections(heartbeatInterval: configuration.heartbeatInterval) ?? false
+        let welcomes = welcomesConnections ?? false
         let healthy = wanted && !stopped && foreground && welcomes
         guard healthy else {
             healthySince = nil
@@ -75,7 +75,7 @@ extension MonitorState {
         var since = healthySince ?? now
         // A stalled writer holds back pings behind it; with T under a second that may
         // cost the connection, legitimately.
-        if let stalled = world.lastSendDelayedAt, stalled > since { since = stalled }
+        if let stalled = lastSendDelayedAt, stalled > since { since = stalled }
         healthySince = since
         if now > since + livenessBound + tolerance, !reportedPhase.isOpen {
             violate(
@@ -86,9 +86,9 @@ extension MonitorState {
 
     private mutating func checkCommands(now: VirtualClock.Instant) {
         checks += 1
-        let count = world.commandCount
+        let (count, commands) = uncheckedCommands
         guard count > commandsChecked else { return }
-        for command in world.commands(from: commandsChecked) where !commandTexts.insert(command.text).inserted {
+        for command in commands where !commandTexts.insert(command.text).inserted {
             violate(
                 .commandsAtMostOnce, at: now,
                 "command \"\(command.text)\" reached the server again, on socket \(command.connection)")

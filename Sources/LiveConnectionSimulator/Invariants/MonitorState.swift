@@ -15,6 +15,10 @@ struct MonitorState {
     /// What is right: the judge's own statement of the seed documents (never the code's).
     let specification: Specification
     let world: any WorldTruth
+    /// What the world showed at the start of the current step (``lookAtWorld()``, which every
+    /// step of ``InvariantMonitor`` starts with): every rule of the step reads it, so the world
+    /// is asked once per step. One value refilled in place, so a step allocates nothing for it.
+    var snapshot: WorldSnapshot
     /// The identity server behind the credentials provider (nil: the judge does not know it).
     let issuer: CredentialsIssuer?
     /// How late a real clock's timers and the monitor's own checks may run: added to every
@@ -139,6 +143,10 @@ struct MonitorState {
         self.specification = specification
         self.world = world
         self.tolerance = tolerance
+        self.snapshot = WorldSnapshot(
+            questions: WorldQuestions(
+                linksFrom: 0, commandsFrom: 0, watching: nil, timeChecks: false,
+                heartbeatInterval: configuration.heartbeatInterval))
         let p = configuration.heartbeatInterval, t = configuration.heartbeatTimeout
         detectionBound = specification.deadPeerBound(heartbeatInterval: p, heartbeatTimeout: t)
         // A wait drawn before the network healed (≤ the policy's maximum), an attempt

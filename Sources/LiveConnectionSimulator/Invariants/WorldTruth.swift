@@ -31,12 +31,17 @@ public protocol WorldTruth: Sendable {
     func welcomesConnections(heartbeatInterval p: Duration) -> Bool?
     /// When a send was last held back on purpose (its writer stalls), if ever.
     var lastSendDelayedAt: VirtualClock.Instant? { get }
+    /// The answers to one step's `questions`, all at the same instant, written over `snapshot`
+    /// (whose storage is reused): what the invariant monitor reads at every step, in one go.
+    /// The default asks the questions above one at a time (``answeredOneAtATime(_:)``); a world
+    /// that locks per question answers under one lock.
+    func answer(_ questions: WorldQuestions, into snapshot: inout WorldSnapshot)
 }
 
 extension SimulatedNetwork: WorldTruth {
     public var replayableFrom: UInt64? { oldestRetainedSequence }
 
     public func welcomesConnections(heartbeatInterval p: Duration) -> Bool? {
-        (idleTimeout.map { $0 > p } ?? true) && acceptsConnections
+        state.withLock { $0.welcomesConnections(heartbeatInterval: p) }
     }
 }

@@ -39,6 +39,19 @@ public struct LinkTruth: Hashable, Sendable {
 
 extension SimulatedNetwork.State {
     func truth(of link: Link) -> LinkTruth {
+        LinkTruth(
+            id: link.id, generation: link.generation, endpoint: link.endpoint, handshakeCompleted: link.openedAt != nil,
+            openedAt: link.openedAt, isHeld: link.isHeld, deadSince: deadSince(of: link),
+            sentSubscribes: link.sentSubscribes,
+            writerStalled: link.stalledSends > 0, lastStallEndedAt: link.lastStallEndedAt,
+            clientClose: link.clientClose,
+            serverCloseDelivered: link.serverCloseDelivered
+        )
+    }
+
+    /// ``LinkTruth/deadSince`` of `link`: the first of the server's end, an idle drop, and a
+    /// freeze or a lost path that is still on (from its opening, if it came later).
+    func deadSince(of link: Link) -> VirtualClock.Instant? {
         var dead: VirtualClock.Instant?
         func consider(_ instant: VirtualClock.Instant?) {
             if let instant { dead = dead.map { min($0, instant) } ?? instant }
@@ -47,13 +60,17 @@ extension SimulatedNetwork.State {
         consider(link.idleDroppedAt)
         if let frozen = frozenSince, let opened = link.openedAt { consider(max(frozen, opened)) }
         if let lost = pathLostSince, let opened = link.openedAt { consider(max(lost, opened)) }
-        return LinkTruth(
-            id: link.id, generation: link.generation, endpoint: link.endpoint, handshakeCompleted: link.openedAt != nil,
-            openedAt: link.openedAt, isHeld: link.isHeld, deadSince: dead, sentSubscribes: link.sentSubscribes,
-            writerStalled: link.stalledSends > 0, lastStallEndedAt: link.lastStallEndedAt,
-            clientClose: link.clientClose,
-            serverCloseDelivered: link.serverCloseDelivered
-        )
+        return dead
+    }
+
+    /// Whether a new connection would be accepted and complete its handshake right now.
+    var acceptsConnections: Bool {
+        !refusing && handshakeStatus == nil && !hanging && frozenSince == nil && hostile == nil && pathLostSince == nil
+    }
+
+    /// ``WorldTruth/welcomesConnections(heartbeatInterval:)``: accepted, and no idle timeout at or below `p`.
+    func welcomesConnections(heartbeatInterval p: Duration) -> Bool {
+        (idleTimeout.map { $0 > p } ?? true) && acceptsConnections
     }
 }
 
@@ -137,10 +154,5 @@ extension SimulatedNetwork {
     public var idleTimeout: Duration? { state.withLock { $0.idleTimeout } }
 
     /// Whether a new connection would be accepted and complete its handshake right now.
-    public var acceptsConnections: Bool {
-        state.withLock {
-            !$0.refusing && $0.handshakeStatus == nil && !$0.hanging && $0.frozenSince == nil && $0.hostile == nil
-                && $0.pathLostSince == nil
-        }
-    }
+    public var acceptsConnections: Bool { state.withLock { $0.acceptsConnections } }
 }

@@ -171,6 +171,31 @@ public final class ObservedTransport: Transport, WorldTruth {
     /// Never: a real run holds no send back on purpose.
     public var lastSendDelayedAt: VirtualClock.Instant? { nil }
 
+    /// A step's questions under one lock: the answers of one instant, though the client's
+    /// sockets go on changing on other threads.
+    public func answer(_ questions: WorldQuestions, into snapshot: inout WorldSnapshot) {
+        snapshot.clear(for: questions)
+        state.withLock { state in
+            for index in state.records.indices.dropFirst(questions.linksFrom) {
+                snapshot.newLinks.append(truth(state.records[index], index: index))
+            }
+            guard questions.timeChecks else { return }
+            for index in state.records.indices where state.records[index].isHeld {
+                snapshot.held.append(WorldSnapshot.HeldLink(truth(state.records[index], index: index)))
+            }
+            if let g = questions.watching {
+                let index = state.records.lastIndex { $0.generation == g }
+                let record = index.map { state.records[$0] }
+                snapshot.watched = WorldSnapshot.Watched(
+                    generation: g, hasLink: record != nil, deadSince: record.flatMap { $0.isHeld ? $0.lastHeard : nil })
+            }
+            snapshot.commandCount = state.commands.count
+            if snapshot.commandCount > questions.commandsFrom {
+                snapshot.newCommands = Array(state.commands[questions.commandsFrom...])
+            }
+        }
+    }
+
     /// Changes what is known of connection `index`.
     fileprivate func update(_ index: Int, _ change: (inout Record) -> Void) {
         state.withLock { change(&$0.records[index]) }
