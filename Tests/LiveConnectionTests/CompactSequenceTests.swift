@@ -51,19 +51,31 @@ struct CompactSequenceTests {
     @Test("random compact objects and their mutations agree with the parser")
     func randomSpellings() {
         var random = Xoshiro256StarStar(seed: 30)
-        let pieces = [
-            #"{"#, #"}"#, #","#, #":"#, #""seq""#, #""topic""#, #""a b""#, #""""#, "0", "7", "42", "007", "-3", "1.5",
-            "123456789012345678", "1234567890123456789", " ", #""x\"y""#, "true", "[", "]", #""é""#,
+        func pick(_ options: [String]) -> String { options[Int(random.next() % UInt64(options.count))] }
+        let keys = [#""seq""#, #""topic""#, #""text""#, #""a""#, #""""#]
+        let values = [
+            "0", "7", "42", "123456789012345678", #""x""#, #""é ✓""#, #""""#, "007", "-3", "1.5", "true", "null",
+            "1234567890123456789", #""a\"b""#, "[1]",
         ]
-        var agreed = 0
+        let noise = [" ", ",", ":", "{", "}", "\"", "\\", "0", "e", "\u{1}"]
+        var compact = 0
         for _ in 0..<20_000 {
-            var text = ""
-            for _ in 0..<Int(random.next() % 9) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
-            if random.next() % 2 == 0 { text = #"{"seq":"# + text }
-            let expected = parsersAnswer(text)
-            #expect(SubscriptionProtocol.json.sequence(.text(text)) == expected, "\(text)")
-            if CompactSequence(text) != nil { agreed += 1 }
+            let members = (0..<Int(random.next() % 5)).map { _ in pick(keys) + ":" + pick(values) }
+            var text = "{" + members.joined(separator: ",") + "}"
+            if random.next() % 2 == 0 {
+                // One mutation: a character of noise in, or a character out.
+                var characters = Array(text)
+                let at = Int(random.next() % UInt64(characters.count))
+                if random.next() % 2 == 0 {
+                    characters.insert(contentsOf: pick(noise), at: at)
+                } else {
+                    characters.remove(at: at)
+                }
+                text = String(characters)
+            }
+            #expect(SubscriptionProtocol.json.sequence(.text(text)) == parsersAnswer(text), "\(text)")
+            if CompactSequence(text) != nil { compact += 1 }
         }
-        #expect(agreed > 100, "the random spellings reached the compact reading \(agreed) times")
+        #expect(compact > 1_000, "the random spellings reached the compact reading \(compact) times")
     }
 }
