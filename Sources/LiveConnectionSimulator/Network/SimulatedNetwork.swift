@@ -59,6 +59,16 @@ public final class SimulatedNetwork: Transport, Sendable {
         /// The attempt whose handshake completes even if the client gives it up.
         var lateOpenAttempt: Int?
 
+        /// Rings every link's bell, in link order (see ``Doorbell/ringDeferringWakeUps()``):
+        /// the waiters to wake, in that order, once the lock is released.
+        func ringAllBells() -> [Doorbell.Parked] {
+            var parked: [Doorbell.Parked] = []
+            for index in links.indices {
+                if let waiters = links[index].doorbell.ringDeferringWakeUps() { parked.append(waiters) }
+            }
+            return parked
+        }
+
         func isSilent(_ link: Link) -> Bool { frozenSince != nil || pathLostSince != nil || link.idleDroppedAt != nil }
 
         mutating func settleAll(now: VirtualClock.Instant) {
@@ -244,11 +254,11 @@ public final class SimulatedNetwork: Transport, Sendable {
 
     /// Leave handshakes hanging (true) or let them, and those already hung, complete (false).
     public func hangHandshakes(_ hang: Bool) {
-        let bells = state.withLock { state in
+        let parked = state.withLock { state in
             state.hanging = hang
-            return state.links.map(\.doorbell)
+            return hang ? [] : state.ringAllBells()
         }
-        if !hang { bells.forEach { $0.ring() } }
+        parked.forEach { $0.wake() }
     }
 
     /// Treat every later connection the `behaviour` way (nil: healthy again). Connections
@@ -297,11 +307,11 @@ public final class SimulatedNetwork: Transport, Sendable {
 
     /// Everything held by a freeze flows again.
     public func thaw() {
-        let bells = state.withLock { state in
+        let parked = state.withLock { state in
             state.frozenSince = nil
-            return state.links.map(\.doorbell)
+            return state.ringAllBells()
         }
-        bells.forEach { $0.ring() }
+        parked.forEach { $0.wake() }
     }
 
     /// The device's network path goes away (false): new connections fail with ENETUNREACH,
@@ -310,7 +320,7 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// change is a wire event (`WireEvent.Kind.path(available:)`): the network's truth.
     public func setPathAvailable(_ available: Bool) {
         let now = clock.now
-        let (bells, changed) = state.withLock { state in
+        let changed = state.withLock { state in
             let changed = (state.pathLostSince == nil) != available
             if changed { state.record(.path(available: available), at: now) }
             if available {
@@ -318,10 +328,11 @@ public final class SimulatedNetwork: Transport, Sendable {
             } else if state.pathLostSince == nil {
                 state.pathLostSince = now
             }
-            return (state.links.map(\.doorbell), changed)
+            return changed
         }
         if changed { ringWire() }
-        if available { bells.forEach { $0.ring() } }
+        // After the wire's bell, as before: the links' waiters wake in the same order.
+        if available { state.withLock { $0.ringAllBells() }.forEach { $0.wake() } }
     }
 
     /// One-way latency of every later frame (round trips take twice this).
@@ -333,7 +344,7 @@ public final class SimulatedNetwork: Transport, Sendable {
     /// Restart: every connection (and hung handshake) dropped, subscriptions forgotten, the log kept.
     public func restart() {
         let now = clock.now
-        let bells = state.withLock { state in
+        state.withLock { state in
             state.statistics.restarts += 1
             for index in state.links.indices where state.links[index].phase == .handshaking {
                 state.links[index].endingError = .reset(errno: "ECONNRESET")
@@ -341,11 +352,14 @@ public final class SimulatedNetwork: Transport, Sendable {
             }
             state.frozenSince = nil
             state.hanging = false
-            return state.links.map(\.doorbell)
         }
         resetAll()
-        state.withLock { $0.server.restart() }
-        bells.forEach { $0.ring() }
+        // Every bell last, after the resets rang the held ones (no link is made meanwhile).
+        let parked = state.withLock { state in
+            state.server.restart()
+            return state.ringAllBells()
+        }
+        parked.forEach { $0.wake() }
     }
 
     /// Drop a connection silently after this long without a frame either way (nil: never).
