@@ -24,7 +24,7 @@ struct ConnectionModelTests {
 
     @Test("the shipped machine passes every property, and the space is exhausted")
     func shippedMachinePasses() throws {
-        // Every behaviour in CI's release step, every one of up to 16 steps in a debug run
+        // Every behaviour in CI's release step, every one of up to 12 steps in a debug run
         // (``TestScale/shippedMachineDepth``).
         var options = CheckOptions()
         options.maxDepth = TestScale.shippedMachineDepth.current
