@@ -76,7 +76,7 @@ struct ServerLogTests {
         bounds.endpoints = 1
         bounds.lifecycle = false
         bounds.networkPath = false
-        // Every behaviour in CI's release step; in a debug run, every behaviour of up to 12
+        // Every behaviour in CI's release step; in a debug run, every behaviour of up to 10
         // steps (``TestScale/serverLogDepth``), longer than each planted mistake's
         // counterexample in `caught` above.
         var options = CheckOptions()

@@ -45,11 +45,11 @@ public enum TestScale {
     /// The checker's exhaustive check of the shipped machine against the server's log (two
     /// sequence numbers, a reconnect through a reset and the retry): 418,995 states, 28 steps
     /// deep, the costliest test of the debug run (21 CPU s). A debug run checks every
-    /// behaviour of up to 12 steps (64,849 states, 3 CPU s), which holds each planted log
+    /// behaviour of up to 10 steps (27,089 states, 1.3 CPU s), which holds each planted log
     /// mistake's counterexample in that world (8 steps at most, `ServerLogTests.caught`).
     public static let serverLogDepth = ProofSize(
         test: "LiveConnectionCheckerTests/ServerLogTests.shippedMachinePasses",
-        unit: "steps of every behaviour searched", debug: 12, full: nil)
+        unit: "steps of every behaviour searched", debug: 10, full: nil)
 
     /// Each planted variant's counterexample in the standard world (`livesim check --variant`'s),
     /// searched for those whose counterexample is at most this many steps long. Every variant
