@@ -17,7 +17,7 @@ public import typealias LiveConnection.Mutex
 ///
 /// One task receives in a loop; any tasks may send and ping meanwhile. Receiving is what
 /// moves the protocol along: it answers the server's pings, returns the pongs to ours
-/// (``TransportEvent/pong(_:)``), and echoes the server's close frame (RFC 6455 §5.5.1). The
+/// (`TransportEvent.pong(_:)`), and echoes the server's close frame (RFC 6455 §5.5.1). The
 /// connection ends in exactly one of the three ways `TransportConnection` names:
 /// `receive()` returns `.closed(code:reason:)` after a close frame (1005 when the frame
 /// had no code), throws `reset(errno:)` for a reset or an
@@ -116,7 +116,7 @@ public final class WebSocketConnection: TransportConnection {
     // MARK: Ping
 
     /// Sends a ping whose payload is `number` (8 bytes, big-endian) and returns once it is
-    /// written; ``receive()`` returns its pong as ``TransportEvent/pong(_:)``.
+    /// written; ``receive()`` returns its pong as `TransportEvent.pong(_:)`.
     ///
     /// A pong answers its ping and every earlier one (the RFC lets a server answer only the
     /// most recent of several pings), so ``receive()`` reports a pong once and forgets the
