@@ -187,7 +187,7 @@ public final class ObservedTransport: Transport, WorldTruth {
                 let index = state.records.lastIndex { $0.generation == g }
                 let record = index.map { state.records[$0] }
                 snapshot.watched = WorldSnapshot.Watched(
-                    generation: g, hasLink: record != nil, deadSince: record.flatMap { $0.isHeld ? $0.lastHeard : nil })
+                    generation: g, hasLink: record != nil, deadSince: record?.deadSince)
             }
             snapshot.commandCount = state.commands.count
             if snapshot.commandCount > questions.commandsFrom {
@@ -205,7 +205,7 @@ public final class ObservedTransport: Transport, WorldTruth {
         LinkTruth(
             id: index + 1, generation: record.generation, endpoint: record.endpoint,
             handshakeCompleted: record.openedAt != nil, openedAt: record.openedAt, isHeld: record.isHeld,
-            deadSince: record.isHeld ? record.lastHeard : nil, sentSubscribes: record.sentSubscribes,
+            deadSince: record.deadSince, sentSubscribes: record.sentSubscribes,
             writerStalled: false, lastStallEndedAt: nil, clientClose: record.clientClose,
             serverCloseDelivered: record.serverCloseDelivered)
     }
@@ -214,6 +214,10 @@ public final class ObservedTransport: Transport, WorldTruth {
 extension ObservedTransport.Record {
     /// Open, and the client has not let go of it (closing it, or seeing it end).
     var isHeld: Bool { openedAt != nil && !released }
+
+    /// ``LinkTruth/deadSince`` as the client's end can know it: a held connection is dead, at
+    /// the latest, since it was last heard from (the type's comment says why); one let go is not.
+    var deadSince: VirtualClock.Instant? { isHeld ? lastHeard : nil }
 }
 
 /// One connection, reporting to its ``ObservedTransport`` what the client's end sees.
