@@ -77,6 +77,26 @@ struct DisconnectTests {
         #expect(run.finished)
         #expect(server.clientCloses == ["1:\(code) \(reason)"])
     }
+
+    /// The app disconnects with its own code and shuts the manager down at once (the script
+    /// ends, which cancels `run()`): the orders loop may be cancelled before it reads the
+    /// close, and the socket must close with the app's code all the same, whatever the order
+    /// the jobs run in.
+    @Test("a shutdown right after disconnect(code:reason:) still closes with the app's code", arguments: 0..<40)
+    func closeSurvivesShutdown(seed: UInt64) {
+        let server = InMemoryServer()
+        let run = ManagerHarness.simulate(
+            seed: seed, configuration: ConnectionManagerTests.configuration, server: server
+        ) {
+            harness in
+            var events = await harness.manager.events().makeAsyncIterator()
+            await harness.manager.connect(to: ManagerHarness.url)
+            await harness.waitFor(&events) { $0.isOpen }
+            try? await harness.manager.disconnect(code: CloseCode(4000), reason: "signed out")
+        }
+        #expect(run.finished)
+        #expect(server.clientCloses == ["1:4000 signed out"], "seed \(seed)")
+    }
 }
 
 /// The attempt limit through the manager, in virtual time.

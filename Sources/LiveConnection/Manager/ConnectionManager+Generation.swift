@@ -52,7 +52,11 @@ extension ConnectionManager {
                     break orders
                 }
             }
-            if !closed { await connection.close(code: .goingAway, reason: "shutting down") }
+            if !closed {
+                // Cancelled before the loop read a close the machine ordered: that close, not the shutdown's.
+                let close = handle.orderedClose ?? CloseFrame(code: .goingAway, reason: "shutting down")
+                await connection.close(code: close.code, reason: close.reason)
+            }
             group.cancelAll()
         }
     }

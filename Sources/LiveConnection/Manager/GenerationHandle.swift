@@ -47,8 +47,16 @@ final class GenerationHandle: Sendable {
     /// What a pong carrying `number` answers (nothing for one that is not ours).
     func answerPings(upTo number: UInt64) -> [SentPings.Purpose] { pings.withLock { $0.answer(upTo: number) } }
 
+    /// The close the machine ordered, kept beside the mailbox: a manager cancelled right
+    /// after ordering it (the app calls `disconnect(code:reason:)`, then shuts down) stops
+    /// the orders loop before it reads the order, and the socket must still close with the
+    /// app's code and reason, not the shutdown's.
+    var orderedClose: CloseFrame? { closeOrder.withLock { $0 } }
+    private let closeOrder = Mutex<CloseFrame?>(nil)
+
     func close(code: CloseCode, reason: String) {
         if isOpen.withLock({ $0 }) {
+            closeOrder.withLock { $0 = CloseFrame(code: code, reason: reason) }
             orders.post(.close(code, reason))
             orders.finish()
         } else {
