@@ -99,16 +99,23 @@ public actor ConnectionManager {
     ///
     /// Call it exactly once, from a task you own (a task group child, a service
     /// lifecycle's `run`). Cancelling it closes the connection and ends event streams.
-    public func run() async {
-        precondition(!hasRun, "ConnectionManager.run() called twice")
-        hasRun = true
+    ///
+    /// The loop that starts jobs runs off the actor: waiting for the next job and starting it
+    /// need none of the manager's state, so a job costs no hop onto the actor and back.
+    public nonisolated func run() async {
+        await beginRunning()
         await withDiscardingTaskGroup { group in
             while let job = await jobs.next() {
                 group.addTask { await job() }
             }
             group.cancelAll()
         }
-        shutDown()
+        await shutDown()
+    }
+
+    private func beginRunning() {
+        precondition(!hasRun, "ConnectionManager.run() called twice")
+        hasRun = true
     }
 
     // MARK: Intents
