@@ -9,8 +9,9 @@ import Synchronization
 /// ```
 ///
 /// A task group cancels all of its children or none; a connection attempt must be
-/// cancelled alone (timers need not be: a disarmed timer is dropped from the timer schedule). The job races its body against this signal in a
-/// two-child group, so cancellation stays structured and flows through whatever
+/// cancelled alone (timers need not be: a disarmed timer is dropped from the timer
+/// schedule). The job runs its body as the one child of a group and waits on this signal
+/// beside it: the signal fires, or the body ends and fires it, and the group is cancelled. Cancellation stays structured and flows through whatever
 /// executor the manager runs on (the simulator's, in tests).
 final class CancellationSignal: Sendable {
     private enum State {
@@ -34,11 +35,17 @@ final class CancellationSignal: Sendable {
     }
 
     /// Runs `body`, cancelling it if the signal fires first.
+    ///
+    /// The body is the group's one child; the calling task waits on the signal itself, which
+    /// the body fires when it ends. (A second child to wait, raced with `next()`, cost a task
+    /// start and a group wake-up per connection attempt: docs/benchmarks.md.)
     func cancelling(_ body: @escaping @Sendable () async -> Void) async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await body() }
-            group.addTask { await self.wait() }
-            await group.next()
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                await body()
+                self.fire()
+            }
+            await wait()
             group.cancelAll()
         }
     }
