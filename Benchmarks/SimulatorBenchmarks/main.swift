@@ -100,12 +100,23 @@ var lines: [String] = []
     lines.append(line)
 }
 
-// 0. The bare executor's cost per job, in this run: the floor under the figures below.
+let allFaults = ScenarioGenerator(duration: .seconds(3600), faults: .all(every: .seconds(300)))
+
+// `SimulatorBenchmarks exploration`: the exploration below alone, one thread, nothing written,
+// for `Benchmarks/jobs/job-kinds.py` to count its jobs by kind (docs/benchmarks.md).
+if CommandLine.arguments.dropFirst().first == "exploration" {
+    let alone = measure(Explorer(seeds: 0..<200, generator: allFaults, threads: 1))
+    print("\(alone.runs) seeds, \(alone.jobs) jobs, \(format(alone.cpu, 2)) CPU s, \(format(alone.perCPU))× per CPU second")
+    exit(0)
+}
+
+// 0. The bare executor's cost per job, in this run: the floor under the figures below; and
+//    the runtime's cost per job of each kind a simulation runs (RuntimeFloor.swift).
 let bareJobNanoseconds = bareNanosecondsPerJob()
+let kindCosts = runtimeCostsPerJobKind()
 
 // 1. Exploration with every fault kind on (each every 5 minutes on average: a fault
 //    every ~16 s), every configuration, an hour per seed, on all cores.
-let allFaults = ScenarioGenerator(duration: .seconds(3600), faults: .all(every: .seconds(300)))
 let exploration = measure(Explorer(seeds: 0..<200, generator: allFaults, threads: threads))
 
 // 2. The same seeds on one thread without invariant checks, and with: what checking costs.
@@ -178,6 +189,21 @@ report(
         + "\(format(3600 / (Double(exploration.jobs) / Double(max(1, exploration.runs)) * bareJobNanoseconds * 1e-9)))× |"
 )
 report("| invariant checks | \(exploration.checks) |")
+report()
+report("## The runtime's cost per job, by kind (bare workloads, same run)")
+report()
+let jobsPerHour = Double(exploration.jobs) / Double(max(1, exploration.runs))
+report("| kind | bare workload | CPU per job | ceiling at \(format(jobsPerHour)) jobs per simulated hour |")
+report("| --- | --- | --- | --- |")
+for cost in kindCosts {
+    report(
+        "| \(cost.kind) | \(cost.workload) | \(format(cost.nanosecondsPerJob)) ns | "
+            + "\(format(3600 / (jobsPerHour * cost.nanosecondsPerJob * 1e-9)))× |")
+}
+report()
+report(
+    "Under a task-executor preference the runtime switches isolation only by enqueueing: every hop onto an actor and back is a job. The ceiling is the simulated time per CPU second if every job of the exploration above cost only the runtime's price for that kind and none of our code ran; `Benchmarks/jobs/job-kinds.py` counts how many jobs of each kind a run has (docs/benchmarks.md)."
+)
 report()
 report("## Cost of checking (same \(checked.runs) scenarios, one thread)")
 report()
