@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import LiveConnectionSimulator
+
 import typealias LiveConnection.Mutex
 
 // The runtime's own cost per executor job, by the kinds of job a simulation runs, each
@@ -118,7 +119,8 @@ func runtimeCostsPerJobKind() -> [JobKindCost] {
             kind: "continuation wake-up", workload: "two tasks handing a baton back and forth, 100,000 times each",
             nanosecondsPerJob: wakes),
         JobKindCost(
-            kind: "actor turn + hop back", workload: "100 tasks × 1,000 calls of an empty method of each task's own actor",
+            kind: "actor turn + hop back",
+            workload: "100 tasks × 1,000 calls of an empty method of each task's own actor",
             nanosecondsPerJob: hops),
         JobKindCost(
             kind: "task start", workload: "10,000 discarding groups of 10 empty children", nanosecondsPerJob: starts),

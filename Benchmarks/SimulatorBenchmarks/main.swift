@@ -106,7 +106,9 @@ let allFaults = ScenarioGenerator(duration: .seconds(3600), faults: .all(every: 
 // for `Benchmarks/jobs/job-kinds.py` to count its jobs by kind (docs/benchmarks.md).
 if CommandLine.arguments.dropFirst().first == "exploration" {
     let alone = measure(Explorer(seeds: 0..<200, generator: allFaults, threads: 1))
-    print("\(alone.runs) seeds, \(alone.jobs) jobs, \(format(alone.cpu, 2)) CPU s, \(format(alone.perCPU))× per CPU second")
+    print(
+        "\(alone.runs) seeds, \(alone.jobs) jobs, \(format(alone.cpu, 2)) CPU s, \(format(alone.perCPU))× per CPU second"
+    )
     exit(0)
 }
 
