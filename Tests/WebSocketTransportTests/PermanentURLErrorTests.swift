@@ -20,7 +20,9 @@ struct PermanentURLErrorTests {
         ])
     func stopsWithReason(url: String, reason: String) async throws {
         let endpoint = try #require(URL(string: url))
-        let log = try await RealManager.withManager { manager, log in
+        // The quiet configuration's 30 s connect timeout: a whole debug suite beside this test
+        // once starved the attempt's job for over a second, and the 1 s timeout fired first.
+        let log = try await RealManager.withManager(quietHeartbeat: true) { manager, log in
             await manager.connect(to: endpoint)
             await log.wait { if case .phase(.stopped) = $0 { true } else { false } }
             // A manager that retried would be waiting by now (the backoff is at most 1 s and
