@@ -11,8 +11,9 @@ import Synchronization
 /// A task group cancels all of its children or none; a connection attempt must be
 /// cancelled alone (timers need not be: a disarmed timer is dropped from the timer
 /// schedule). The job runs its body as the one child of a group and waits on this signal
-/// beside it: the signal fires, or the body ends and fires it, and the group is cancelled. Cancellation stays structured and flows through whatever
-/// executor the manager runs on (the simulator's, in tests).
+/// beside it: the signal fires, or the body ends and fires it, and the group is cancelled.
+/// Cancellation stays structured and flows through whatever executor the manager runs on
+/// (the simulator's, in tests).
 final class CancellationSignal: Sendable {
     private enum State {
         case idle
