@@ -56,7 +56,7 @@ private final class Baton: Sendable {
 }
 
 /// CPU nanoseconds per job of `body` run on a `BareJobQueue` under its preference, best of 5.
-private func bareCost(_ body: @escaping @Sendable () async -> Void) -> Double {
+func bareCost(_ body: @escaping @Sendable () async -> Void) -> Double {
     var best = Double.infinity
     for _ in 0..<5 {
         let queue = BareJobQueue()

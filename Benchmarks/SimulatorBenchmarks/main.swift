@@ -75,20 +75,11 @@ func measureRuns(_ scenarios: [Scenario], checks: Bool) -> Measurement {
 /// The floor a job can cost: CPU nanoseconds per job of `BareJobQueue` (an unsynchronized
 /// FIFO array, no strategy, no clock) running 100 tasks × 1,000 yields, best of 5.
 func bareNanosecondsPerJob() -> Double {
-    var best = Double.infinity
-    for _ in 0..<5 {
-        let queue = BareJobQueue()
-        let before = cpuSeconds()
-        let root = Task(executorPreference: queue) {
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<100 { group.addTask { for _ in 0..<1000 { await Task.yield() } } }
-            }
+    bareCost {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<100 { group.addTask { for _ in 0..<1000 { await Task.yield() } } }
         }
-        queue.drain()
-        _ = root
-        best = min(best, (cpuSeconds() - before) / Double(max(1, queue.jobsRun)) * 1e9)
     }
-    return best
 }
 
 func format(_ value: Double, _ decimals: Int = 0) -> String { String(format: "%.\(decimals)f", value) }
